@@ -1,0 +1,78 @@
+/* Protocol "none" (SPEC 3.1): no checkpoint. A failure restarts the whole application from the
+ * beginning. Every message carries the sender's epoch (the newest failure it has restarted for),
+ * so that a message of an undone execution is never delivered to the new one, and a message of a
+ * newer execution tells a node that has not heard of the failure yet to restart first. */
+#include "protocols/protocol.hpp"
+
+#include <fmt/format.h>
+
+namespace ckptsim {
+namespace {
+
+struct Epoch : Payload {
+  explicit Epoch(FailureId e) : epoch(e) {}
+  FailureId epoch;
+  nlohmann::ordered_json to_json() const override { return {{"epoch", epoch}}; }
+  double bytes() const override { return 8; }
+};
+
+constexpr int kRestartTimer = 1;
+
+class NoneAgent : public Agent {
+public:
+  void on_start(NodeContext&) override {}
+
+  void on_restart(NodeContext& ctx, const FailureNotice& own) override {
+    epoch_ = own.latest;
+    ctx.restore(ctx.initial_snapshot(), fmt::format("restart from scratch (failure {})", own.id));
+    // The fresh process pays the restart overhead before it computes again.
+    ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+  }
+
+  void on_timer(NodeContext& ctx, int id) override {
+    if (id != kRestartTimer)
+      return;
+    ctx.resume_app();
+    ctx.restart_complete();
+  }
+
+  void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override {
+    restart_for(ctx, notice.id);
+  }
+
+  void on_app_send(NodeContext& ctx, const AppMessage& msg) override {
+    ctx.send_app(msg, std::make_shared<Epoch>(epoch_));
+  }
+
+  void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override {
+    const auto& e = static_cast<const Epoch&>(*pb);
+    if (e.epoch < epoch_) { // sent by an execution that a restart undid
+      ctx.stats().add("none.stale_dropped");
+      return;
+    }
+    if (e.epoch > epoch_) // the sender restarted for a failure we have not been told of yet
+      restart_for(ctx, e.epoch);
+    ctx.deliver(msg, pb);
+  }
+
+private:
+  void restart_for(NodeContext& ctx, FailureId failure) {
+    if (failure <= epoch_)
+      return;
+    epoch_ = failure;
+    ctx.restore(ctx.initial_snapshot(), fmt::format("global restart from scratch (failure {})", failure));
+  }
+  FailureId epoch_ = 0;
+};
+
+class NoneModule : public ProtocolModule {
+public:
+  std::unique_ptr<Agent> make_agent(NodeId, bool) const override { return std::make_unique<NoneAgent>(); }
+};
+
+const ProtocolRegistration registration{
+    {"none", "no checkpoint: a failure restarts the whole application from the beginning",
+     [](const ProtocolSetup&) { return std::make_unique<NoneModule>(); }, {}}};
+
+} // namespace
+} // namespace ckptsim

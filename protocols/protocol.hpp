@@ -1,0 +1,164 @@
+/* The protocol interface. A protocol is a module registered by name (protocols/<name>/) that
+ * creates one Agent per endpoint: one per computing node, plus the non-computing services it
+ * asks for (a coordinator...). An agent sees its node only through NodeContext, which the engine
+ * implements and unit tests fake, so protocol decisions are testable without SimGrid. */
+#pragma once
+
+#include "sim/app/workload.hpp"
+#include "sim/config/topology.hpp"
+#include "sim/net/envelope.hpp"
+#include "sim/observe/stats.hpp"
+#include "sim/observe/trace.hpp"
+#include "sim/platform/layout.hpp"
+
+#include <any>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ckptsim {
+
+/** @brief A copy of a node's state: what a checkpoint saves and a rollback restores. */
+struct Snapshot {
+  AppStateValue app;                // the application state (empty for services)
+  std::any protocol;                // the protocol's own state, a value chosen by the protocol
+  double date = 0;                  // when it was taken
+  std::size_t oracle_position = 0;  // engine bookkeeping: where the node's history stood
+};
+
+struct FailureNotice {
+  FailureId id = 0;
+  NodeId victim = -1;
+  double date = 0;       // when the failure struck
+  FailureId latest = 0;  // on a restart: the newest failure the detector knows of (own included)
+};
+
+/** @brief What a protocol agent may do on its node. */
+class NodeContext {
+public:
+  virtual ~NodeContext() = default;
+  virtual NodeId self() const = 0;
+  virtual ClusterId cluster() const = 0; // -1 for a service
+  virtual Incarnation incarnation() const = 0;
+  virtual const FederationLayout& layout() const = 0;
+  virtual double now() const = 0;
+  virtual bool is_service() const = 0;
+
+  // Application side. send_app puts a message of the application on the wire (the oracle records
+  // the send); resend_app re-sends a message already sent (a replay from a log); deliver hands a
+  // message to the application.
+  virtual void send_app(const AppMessage& msg, PayloadPtr piggyback) = 0;
+  virtual void resend_app(const AppMessage& msg, PayloadPtr piggyback) = 0;
+  virtual void deliver(const AppMessage& msg, const PayloadPtr& piggyback = nullptr) = 0;
+  virtual void pause_app() = 0;
+  virtual void resume_app() = 0;
+  virtual bool app_paused() const = 0;
+  virtual bool app_finished() const = 0;
+  virtual double work_done() const = 0;
+
+  /** @brief Sends a protocol message to another endpoint (counted by type in the statistics). */
+  virtual void send_control(NodeId to, ControlMessage msg) = 0;
+
+  /** @brief One-shot local timers, by protocol-chosen id; setting an id again moves it. */
+  virtual void set_timer(int id, double date) = 0;
+  virtual void cancel_timer(int id) = 0;
+  /** @brief A period from the timer file for this node (inf when never). */
+  virtual double timer_period(const std::string& name) const = 0;
+
+  /** @brief A copy of the current application state plus the protocol's @p protocol_state. */
+  virtual Snapshot snapshot(std::any protocol_state) = 0;
+  /** @brief The state of a fresh process (before any computation). */
+  virtual Snapshot initial_snapshot() = 0;
+  /** @brief Rolls the node back to @p s: lost work accounted, oracle history truncated, traced. */
+  virtual void restore(const Snapshot& s, const std::string& reason) = 0;
+
+  /** @brief The failure model's restart overhead (seconds) paid by a restarted process. */
+  virtual double restart_overhead() const = 0;
+  /** @brief This restarted node is running again (after reloading its state). */
+  virtual void restart_complete() = 0;
+  /** @brief The recovery of failure @p id is complete (protocols with their own recovery end). */
+  virtual void recovery_done(FailureId id) = 0;
+
+  virtual Stats& stats() = 0;
+  virtual Trace& trace() = 0;
+  /** @brief Emits a trace event with the node and date filled in. */
+  virtual void trace_event(int level, const char* event, nlohmann::ordered_json fields = {}) = 0;
+};
+
+/** @brief A protocol's behaviour on one endpoint. Default handlers pass messages straight through. */
+class Agent {
+public:
+  virtual ~Agent() = default;
+  /** @brief The run starts (date 0). */
+  virtual void on_start(NodeContext& /*ctx*/) {}
+  /** @brief This node restarted after its own failure (a fresh process on a fresh incarnation). */
+  virtual void on_restart(NodeContext& ctx, const FailureNotice& own) = 0;
+  /** @brief The application emits a message. */
+  virtual void on_app_send(NodeContext& ctx, const AppMessage& msg) { ctx.send_app(msg, nullptr); }
+  /** @brief An application message arrives (channels are FIFO already). */
+  virtual void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) { ctx.deliver(msg, pb); }
+  virtual void on_control(NodeContext& /*ctx*/, NodeId /*from*/, const ControlMessage& /*msg*/) {}
+  virtual void on_timer(NodeContext& /*ctx*/, int /*id*/) {}
+  /** @brief The failure detector reports the failure of another node. */
+  virtual void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) = 0;
+  /** @brief The application has done all its work. */
+  virtual void on_app_finished(NodeContext& /*ctx*/) {}
+  /** @brief No protocol action is under way (the run may end when every endpoint is idle). */
+  virtual bool idle() const { return true; }
+};
+
+/** @brief A non-computing endpoint a protocol asks for (it runs on the controller host). */
+struct ServiceSpec {
+  std::string name; // "coordinator"
+};
+
+struct ProtocolSetup {
+  const FederationLayout* layout = nullptr;
+  const Topology* topology = nullptr;
+  std::map<std::string, std::string> params; // --param key=value
+};
+
+class ProtocolModule {
+public:
+  virtual ~ProtocolModule() = default;
+  /** @brief Whether a failure may strike while a recovery runs (OverlapPolicy::Protocol). */
+  virtual bool tolerates_overlapping_failures() const { return true; }
+  /** @brief Whether the engine ends a recovery when the victim restarted and every node was told
+   *  (true), or the protocol calls NodeContext::recovery_done itself (false). */
+  virtual bool recovery_ends_at_restart() const { return true; }
+  virtual std::vector<ServiceSpec> services() const { return {}; }
+  /** @brief The agent of computing node @p node, or of service number @p node - N. */
+  virtual std::unique_ptr<Agent> make_agent(NodeId node, bool service) const = 0;
+  /** @brief Protocol-specific lines of the summary (after the engine's). */
+  virtual void summarize(const Stats& /*stats*/, std::string& /*out*/) const {}
+};
+
+using ProtocolFactory = std::function<std::unique_ptr<ProtocolModule>(const ProtocolSetup&)>;
+
+struct ProtocolInfo {
+  std::string name;
+  std::string description;
+  ProtocolFactory factory;
+  std::vector<std::pair<std::string, std::string>> params; // name, description (with default)
+};
+
+/** @brief The registry of protocols, filled by static registrations (CKPTSIM_REGISTER_PROTOCOL). */
+class ProtocolRegistry {
+public:
+  static ProtocolRegistry& instance();
+  void add(ProtocolInfo info);
+  /** @brief The protocol named @p name; throws InputError listing the valid names otherwise. */
+  const ProtocolInfo& get(const std::string& name, const std::string& where = "--protocol") const;
+  const std::map<std::string, ProtocolInfo>& all() const { return protocols_; }
+
+private:
+  std::map<std::string, ProtocolInfo> protocols_;
+};
+
+struct ProtocolRegistration {
+  explicit ProtocolRegistration(ProtocolInfo info) { ProtocolRegistry::instance().add(std::move(info)); }
+};
+
+} // namespace ckptsim

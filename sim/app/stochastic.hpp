@@ -1,0 +1,25 @@
+/* The "stochastic" application of the HC3I report (section 5): each process computes for a
+ * random time, then sends 0..n messages drawn from its send probabilities (one Bernoulli draw per
+ * destination cluster, the destination node uniform in it; or one per node with a node matrix),
+ * and never blocks on receives. It ends when its failure-free computation time is done. */
+#pragma once
+
+#include "sim/app/workload.hpp"
+
+namespace ckptsim {
+
+class StochasticWorkload : public Workload {
+public:
+  StochasticWorkload(const Application& app, const FederationLayout& layout) : app_(app), layout_(layout) {}
+  AppStateValue initial_state(NodeId process, std::uint64_t seed) const override;
+  std::optional<double> advance(AppState& state, NodeId self, std::vector<AppMessage>& sends) const override;
+  double failure_free_work(NodeId) const override { return app_.total_time; }
+
+private:
+  void draw_sends(AppState& state, NodeId self, std::vector<AppMessage>& sends) const;
+  double draw_compute(AppState& state, const Distribution& d) const;
+  const Application& app_;
+  const FederationLayout& layout_;
+};
+
+} // namespace ckptsim

@@ -1,0 +1,71 @@
+/* The application model. A Workload is the stateless logic of an application kind; everything a
+ * process knows lives in its AppState, a value that a checkpoint copies and a rollback restores.
+ * The node runtime drives it: advance() runs the zero-time actions (sends) until the process
+ * needs to compute, computation is simulated time, and deliveries come through deliver(). The
+ * application never touches the network: the protocol agent stands between. */
+#pragma once
+
+#include "sim/app/rng.hpp"
+#include "sim/config/application.hpp"
+#include "sim/net/envelope.hpp"
+#include "sim/platform/layout.hpp"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace ckptsim {
+
+/** @brief What every application state holds; kinds extend it. */
+class AppState {
+public:
+  virtual ~AppState() = default;
+  virtual std::unique_ptr<AppState> clone() const = 0;
+
+  double work_done = 0;       // computation completed (seconds at 1 Gf), including the current step's progress
+  double step_remaining = 0;  // work left in the current computation step (0: between steps)
+  std::uint64_t next_seq = 0; // number of the next message this process sends
+  std::uint64_t delivered = 0;
+  bool finished = false;
+  Rng rng;
+};
+
+/** @brief A copyable owner of an AppState (copies clone it). */
+class AppStateValue {
+public:
+  AppStateValue() = default;
+  explicit AppStateValue(std::unique_ptr<AppState> s) : s_(std::move(s)) {}
+  AppStateValue(const AppStateValue& o) : s_(o.s_ ? o.s_->clone() : nullptr) {}
+  AppStateValue& operator=(const AppStateValue& o) {
+    s_ = o.s_ ? o.s_->clone() : nullptr;
+    return *this;
+  }
+  AppStateValue(AppStateValue&&) = default;
+  AppStateValue& operator=(AppStateValue&&) = default;
+  AppState* operator->() const { return s_.get(); }
+  AppState& operator*() const { return *s_; }
+  explicit operator bool() const { return s_ != nullptr; }
+
+private:
+  std::unique_ptr<AppState> s_;
+};
+
+class Workload {
+public:
+  virtual ~Workload() = default;
+  virtual AppStateValue initial_state(NodeId process, std::uint64_t seed) const = 0;
+  /** @brief Runs the zero-time actions due now: appends the messages to send to @p sends and
+   *  returns the work of the next computation step, or nullopt when the process has finished. */
+  virtual std::optional<double> advance(AppState& state, NodeId self, std::vector<AppMessage>& sends) const = 0;
+  /** @brief A message is handed to the application. */
+  virtual void deliver(AppState& state, const AppMessage& /*msg*/) const { state.delivered++; }
+  /** @brief Failure-free computation time of a process at its node's speed (seconds). */
+  virtual double failure_free_work(NodeId process) const = 0;
+};
+
+std::unique_ptr<Workload> make_workload(const Application& app, const FederationLayout& layout);
+
+/** @brief A content fingerprint of a message (destination, size, a draw of the application). */
+std::uint64_t message_digest(const AppMessage& m, std::uint64_t draw);
+
+} // namespace ckptsim

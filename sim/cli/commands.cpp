@@ -1,0 +1,238 @@
+#include "sim/cli/commands.hpp"
+
+#include "sim/cli/default_scenario.hpp"
+
+#include "protocols/protocol.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/cli/scenario.hpp"
+#include "sim/config/input_error.hpp"
+#include "sim/config/timers.hpp"
+#include "sim/engine/run.hpp"
+#include "sim/platform/platform.hpp"
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <unistd.h>
+
+namespace po = boost::program_options;
+
+namespace ckptsim::cli {
+
+namespace {
+
+/** SimGrid's own options pass through untouched. */
+std::vector<std::string> take_simgrid_args(std::vector<std::string>& args) {
+  std::vector<std::string> sg;
+  std::erase_if(args, [&](const std::string& a) {
+    if (a.rfind("--cfg=", 0) == 0 || a.rfind("--log=", 0) == 0) {
+      sg.push_back(a);
+      return true;
+    }
+    return false;
+  });
+  return sg;
+}
+
+po::variables_map parse(const std::vector<std::string>& args, const po::options_description& desc,
+                        const po::positional_options_description* positional = nullptr) {
+  po::variables_map vm;
+  try {
+    auto parser = po::command_line_parser(args).options(desc);
+    if (positional)
+      parser.positional(*positional);
+    po::store(parser.run(), vm);
+    po::notify(vm);
+  } catch (const po::error& e) {
+    throw InputError("command line", "", e.what());
+  }
+  return vm;
+}
+
+void add_scenario_options(po::options_description& d, ScenarioFiles& f) {
+  d.add_options()("topology", po::value(&f.topology), "topology file (JSON); default: the embedded scenario")(
+      "platform", po::value(&f.platform), "SimGrid platform XML giving the hosts and network (clusters = its zones)")(
+      "application", po::value(&f.application), "application file (JSON)")(
+      "timers", po::value(&f.timers), "timer file (JSON); default: none with a custom topology");
+}
+
+std::map<std::string, std::string> parse_params(const std::vector<std::string>& raw) {
+  std::map<std::string, std::string> params;
+  for (const auto& p : raw) {
+    auto eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw InputError("command line", "--param " + p, "expected KEY=VALUE");
+    params[p.substr(0, eq)] = p.substr(eq + 1);
+  }
+  return params;
+}
+
+} // namespace
+
+int run_command(const std::vector<std::string>& raw_args, const std::string& program) {
+  std::vector<std::string> args = raw_args;
+  auto sg_args = take_simgrid_args(args);
+  ScenarioFiles files;
+  RunOptions opt;
+  std::vector<std::string> params;
+  std::string end;
+  po::options_description d("ckptsim run options");
+  add_scenario_options(d, files);
+  d.add_options()("help,h", "this help")("protocol", po::value(&opt.protocol)->default_value("none"),
+                                         "protocol (see `ckptsim protocols`)")(
+      "param", po::value(&params)->composing(), "protocol parameter KEY=VALUE (repeatable)")(
+      "seed", po::value(&opt.seed)->default_value(1), "random seed (failures, application draws)")(
+      "end", po::value(&end), "stop the simulation at this date (e.g. 24h)")(
+      "output,o", po::value(&opt.output), "write the statistics here (.json, or .csv for a one-row table)")(
+      "trace", po::value(&opt.trace_file), "write a JSON-lines trace here (docs/TRACE.md)")(
+      "trace-level", po::value(&opt.trace_level)->default_value(1), "0: run events, 1: + application messages, "
+                                                                    "2: + every node action")(
+      "set", po::value(&opt.overrides)->composing(), "override an input field: PATH=VALUE, PATH starting with "
+                                                     "topology/, application/ or timers/ (repeatable)")(
+      "network-model", po::value(&opt.network_model)->default_value("CM02"),
+      "CM02 (latency + size/bandwidth, as in the papers) or LV08")(
+      "progress", po::value<bool>(), "progress line on stderr (default: when stderr is a terminal)")(
+      "quiet,q", po::bool_switch(&opt.quiet), "no summary on stdout");
+  auto vm = parse(args, d);
+  if (vm.count("help")) {
+    std::cout << "usage: ckptsim run [OPTIONS] [--cfg=SIMGRID_OPTION ...] [--log=SIMGRID_LOG ...]\n\n" << d << "\n";
+    return 0;
+  }
+  RunConfig config = load_scenario(files, opt.overrides);
+  opt.params = parse_params(params);
+  if (!end.empty()) {
+    std::string why;
+    auto v = units::parse(end, units::Kind::Duration, &why);
+    if (!v)
+      throw InputError("command line", "--end", why);
+    opt.end_date = *v;
+  }
+  opt.progress = vm.count("progress") ? vm["progress"].as<bool>() : isatty(STDERR_FILENO) != 0;
+  opt.simgrid_args = sg_args;
+  config.options = opt;
+
+  Run run(config);
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), sg_args.begin(), sg_args.end());
+  run.prepare(argv);
+  RunResult result = run.simulate();
+  if (!opt.output.empty())
+    write_results(opt.output, result.document);
+  if (!opt.quiet)
+    std::fputs(result.summary.c_str(), stdout);
+  if (result.violations > 0) {
+    std::fprintf(stderr, "ckptsim: %zu consistency violation(s): a protocol or engine bug (see above)\n",
+                 result.violations);
+    return 3;
+  }
+  return 0;
+}
+
+int validate_command(const std::vector<std::string>& raw_args, const std::string& program) {
+  std::vector<std::string> args = raw_args;
+  auto sg_args = take_simgrid_args(args);
+  ScenarioFiles files;
+  std::vector<std::string> positional;
+  std::string protocol = "none";
+  po::options_description d("ckptsim validate options");
+  add_scenario_options(d, files);
+  d.add_options()("help,h", "this help")("protocol", po::value(&protocol)->default_value("none"),
+                                         "check the protocol name too")(
+      "file", po::value(&positional)->composing(), "files to check, kind recognised from their content");
+  po::positional_options_description pos;
+  pos.add("file", -1);
+  auto vm = parse(args, d, &pos);
+  if (vm.count("help")) {
+    std::cout << "usage: ckptsim validate [FILE...] [--topology F] [--application F] [--timers F]\n"
+                 "Files given without an option are recognised by their content: \"kind\" makes an application,\n"
+                 "\"clusters\" with \"nodes\" / \"wan\" / \"mtbf\" / \"platform\" a topology, \"default\" /\n"
+                 "\"processes\" / an object \"clusters\" a timer file. Without a topology, application and timer\n"
+                 "files are checked against the embedded default topology.\n\n"
+              << d << "\n";
+    return 0;
+  }
+  for (const auto& f : positional) {
+    json doc = load_json_file(f);
+    if (!doc.is_object())
+      throw InputError(f, "", "expected a JSON object");
+    if (doc.contains("kind"))
+      files.application = f;
+    else if (doc.contains("wan") || doc.contains("mtbf") || doc.contains("platform") ||
+             (doc.contains("clusters") && doc["clusters"].is_array()))
+      files.topology = f;
+    else if (doc.contains("default") || doc.contains("processes") ||
+             (doc.contains("clusters") && doc["clusters"].is_object()))
+      files.timers = f;
+    else
+      throw InputError(f, "", "cannot tell which kind of input this is; name it with --topology, --application "
+                              "or --timers");
+  }
+  RunConfig config;
+  const bool topology_only = files.application.empty() && (!files.topology.empty() || !files.platform.empty());
+  if (topology_only) { // nothing refers to the clusters: check the topology (and its XML) alone
+    config.topology_doc = files.topology.empty() ? json::object() : load_json_file(files.topology);
+    config.topology_file = files.topology.empty() ? "<command line>" : files.topology;
+    if (!files.topology.empty())
+      config.base_dir = std::filesystem::path(files.topology).parent_path().string();
+    if (!files.platform.empty())
+      config.topology_doc["platform"] = files.platform;
+    Topology topo = parse_topology(config.topology_doc, config.topology_file, config.base_dir);
+    std::printf("ok: topology %s%s\n", config.topology_file.c_str(),
+                topo.platform_xml.empty() ? "" : " (its platform XML is loaded only with an application)");
+    return 0;
+  }
+  config = load_scenario(files, {});
+  config.options.protocol = protocol;
+  Run run(config);
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), sg_args.begin(), sg_args.end());
+  run.prepare(argv);
+  std::printf("ok: topology %s, application %s, timers %s, protocol %s\n", config.topology_file.c_str(),
+              config.application_file.c_str(), config.timers_file.c_str(), protocol.c_str());
+  return 0;
+}
+
+int protocols_command(const std::vector<std::string>&) {
+  std::printf("Protocols (--protocol NAME, parameters with --param KEY=VALUE):\n");
+  for (const auto& [name, info] : ProtocolRegistry::instance().all()) {
+    if (name.rfind("test-", 0) == 0)
+      continue;
+    std::printf("  %-12s %s\n", name.c_str(), info.description.c_str());
+    for (const auto& [p, desc] : info.params)
+      std::printf("  %-12s   --param %s=...  %s\n", "", p.c_str(), desc.c_str());
+  }
+  std::printf("\nTimers (timer file):\n");
+  for (const auto& [name, desc] : declared_timers())
+    std::printf("  %-18s %s\n", name.c_str(), desc.c_str());
+  return 0;
+}
+
+int platform_command(const std::vector<std::string>& args) {
+  std::string topology;
+  std::string output;
+  po::options_description d("ckptsim platform options");
+  d.add_options()("help,h", "this help")("topology", po::value(&topology), "topology file (default: embedded)")(
+      "output,o", po::value(&output), "write the XML here (default: stdout)");
+  auto vm = parse(args, d);
+  if (vm.count("help")) {
+    std::cout << "usage: ckptsim platform [--topology F] [--output F.xml]\n\n" << d << "\n";
+    return 0;
+  }
+  Topology topo =
+      topology.empty()
+          ? parse_topology(parse_json_text(default_scenario::topology(), "<embedded:topology>"), "<embedded:topology>",
+                           "")
+          : parse_topology(load_json_file(topology), topology,
+                           std::filesystem::path(topology).parent_path().string());
+  std::string xml = platform_xml(topo);
+  if (output.empty())
+    std::fputs(xml.c_str(), stdout);
+  else
+    write_file_atomically(output, xml);
+  return 0;
+}
+
+} // namespace ckptsim::cli

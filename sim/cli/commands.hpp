@@ -1,0 +1,15 @@
+/* The subcommands of the ckptsim command line. Each returns the process exit status:
+ * 0 success, 2 bad input, 3 a run that failed (consistency violation, deadlock). */
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ckptsim::cli {
+
+int run_command(const std::vector<std::string>& args, const std::string& program);
+int validate_command(const std::vector<std::string>& args, const std::string& program);
+int protocols_command(const std::vector<std::string>& args);
+int platform_command(const std::vector<std::string>& args);
+
+} // namespace ckptsim::cli

@@ -1,0 +1,55 @@
+/* ckptsim: a discrete-event simulator of checkpoint / rollback-recovery protocols on cluster
+ * federations. `ckptsim` alone runs the embedded default scenario; see `ckptsim --help`. */
+#include "sim/cli/commands.hpp"
+#include "sim/config/input_error.hpp"
+
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace {
+const char* kUsage = R"(usage: ckptsim [COMMAND] [OPTIONS]
+
+commands:
+  run         simulate (the default command; with no option, the embedded default scenario)
+  validate    check input files without simulating
+  protocols   list the protocols, their parameters and the timers
+  platform    write the SimGrid platform XML equivalent to a topology
+
+`ckptsim COMMAND --help` describes a command's options.
+)";
+}
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::string command = "run";
+  if (!args.empty() && !args[0].empty() && args[0][0] != '-') {
+    command = args[0];
+    args.erase(args.begin());
+  } else if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  } else if (!args.empty() && args[0] == "--version") {
+    std::printf("ckptsim %s\n", CKPTSIM_VERSION);
+    return 0;
+  }
+  try {
+    if (command == "run")
+      return ckptsim::cli::run_command(args, argv[0]);
+    if (command == "validate")
+      return ckptsim::cli::validate_command(args, argv[0]);
+    if (command == "protocols")
+      return ckptsim::cli::protocols_command(args);
+    if (command == "platform")
+      return ckptsim::cli::platform_command(args);
+    std::fprintf(stderr, "ckptsim: unknown command \"%s\"\n%s", command.c_str(), kUsage);
+    return 2;
+  } catch (const ckptsim::InputError& e) {
+    std::fprintf(stderr, "ckptsim: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ckptsim: error: %s\n", e.what());
+    return 3;
+  }
+}

@@ -1,0 +1,96 @@
+#include "sim/cli/scenario.hpp"
+
+#include "sim/cli/default_scenario.hpp"
+#include "sim/config/input_error.hpp"
+
+#include <filesystem>
+#include <fmt/format.h>
+
+namespace ckptsim {
+
+namespace {
+std::string folder_of(const std::string& file) {
+  auto parent = std::filesystem::path(file).parent_path();
+  return parent.empty() ? std::string(".") : parent.string();
+}
+} // namespace
+
+RunConfig load_scenario(const ScenarioFiles& files, const std::vector<std::string>& overrides) {
+  RunConfig c;
+  const bool custom = !files.topology.empty() || !files.platform.empty();
+  if (custom && files.application.empty())
+    throw InputError("command line", "--application",
+                     "a custom topology or platform needs its application file (--application FILE)");
+  if (!files.topology.empty()) {
+    c.topology_doc = load_json_file(files.topology);
+    c.topology_file = files.topology;
+    c.base_dir = folder_of(files.topology);
+  } else if (!files.platform.empty()) {
+    c.topology_doc = json::object();
+    c.topology_file = "<command line>";
+    c.base_dir = ".";
+  } else {
+    c.topology_doc = parse_json_text(default_scenario::topology(), c.topology_file);
+  }
+  if (!files.platform.empty()) {
+    if (!c.topology_doc.is_object())
+      throw InputError(c.topology_file, "", "expected an object");
+    c.topology_doc["platform"] = std::filesystem::absolute(files.platform).string();
+  }
+  if (!files.application.empty()) {
+    c.application_doc = load_json_file(files.application);
+    c.application_file = files.application;
+  } else {
+    c.application_doc = parse_json_text(default_scenario::application(), c.application_file);
+  }
+  if (!files.timers.empty()) {
+    c.timers_doc = load_json_file(files.timers);
+    c.timers_file = files.timers;
+  } else if (custom) {
+    c.timers_doc = json::object(); // no timer: no periodic checkpoint, no garbage collection
+    c.timers_file = "<none>";
+  } else {
+    c.timers_doc = parse_json_text(default_scenario::timers(), c.timers_file);
+  }
+  for (const auto& o : overrides)
+    apply_override(c, o);
+  c.options.overrides = overrides;
+  return c;
+}
+
+void apply_override(RunConfig& config, const std::string& assignment) {
+  const std::string where = "--set " + assignment;
+  auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw InputError("command line", where, "expected PATH=VALUE, e.g. topology/mtbf=5h");
+  std::string path = assignment.substr(0, eq);
+  std::string text = assignment.substr(eq + 1);
+  auto slash = path.find('/');
+  std::string doc_name = path.substr(0, slash);
+  json* doc = doc_name == "topology"      ? &config.topology_doc
+              : doc_name == "application" ? &config.application_doc
+              : doc_name == "timers"      ? &config.timers_doc
+                                          : nullptr;
+  if (!doc || slash == std::string::npos || slash + 1 == path.size())
+    throw InputError("command line", where,
+                     "the path must start with topology/, application/ or timers/ and name a field, e.g. "
+                     "application/clusters/0/compute/mean=50s");
+  json value;
+  try {
+    value = json::parse(text);
+  } catch (const json::parse_error&) {
+    value = text; // not JSON: a string ("5h", "c0")
+  }
+  try {
+    json::json_pointer ptr(path.substr(slash));
+    // Creating a missing field is fine (the loader will reject an unknown one); an index past
+    // the end of an array is not.
+    if (!doc->contains(ptr.parent_pointer()) && !ptr.parent_pointer().empty())
+      throw InputError("command line", where, fmt::format("{} has no field {}", doc_name, ptr.parent_pointer().to_string()));
+    (*doc)[ptr] = value;
+  } catch (const json::exception& e) {
+    throw InputError("command line", where, fmt::format("cannot set this path: {}", e.what()));
+  }
+}
+
+} // namespace ckptsim

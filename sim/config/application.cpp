@@ -1,0 +1,177 @@
+#include "sim/config/application.hpp"
+
+#include <fmt/format.h>
+#include <set>
+
+namespace ckptsim {
+
+namespace {
+
+Distribution parse_distribution(const json& j, const Where& at) {
+  Distribution d;
+  if (j.is_number() || j.is_string()) { // shorthand: a mean, exponentially distributed
+    d.mean = as_positive_quantity(j, at, units::Kind::Duration);
+    return d;
+  }
+  ObjectReader r(j, at);
+  auto kind = as_choice(r.required("distribution"), r.where("distribution"), {"exponential", "constant", "uniform"});
+  if (kind == "uniform") {
+    d.kind = Distribution::Kind::Uniform;
+    d.min = as_nonnegative_quantity(r.required("min"), r.where("min"), units::Kind::Duration);
+    d.max = as_positive_quantity(r.required("max"), r.where("max"), units::Kind::Duration);
+    if (d.max <= d.min)
+      r.where("max").fail("\"max\" must be greater than \"min\"");
+    d.mean = (d.min + d.max) / 2;
+  } else {
+    d.kind = kind == "constant" ? Distribution::Kind::Constant : Distribution::Kind::Exponential;
+    d.mean = as_positive_quantity(r.required("mean"), r.where("mean"), units::Kind::Duration);
+  }
+  r.finish();
+  return d;
+}
+
+void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
+  app.total_time = as_positive_quantity(r.required("total_time"), r.where("total_time"), units::Kind::Duration);
+  double default_size = 1024;
+  if (auto* v = r.optional("message_size"))
+    default_size = as_nonnegative_quantity(*v, r.where("message_size"), units::Kind::Size);
+
+  const json& clusters = r.required("clusters");
+  Where cw = r.where("clusters");
+  if (!clusters.is_array())
+    cw.fail("expected an array with one entry per cluster");
+  const std::size_t n = topo.clusters.size();
+  app.clusters.assign(n, StochasticCluster{});
+  std::vector<bool> given(n, false);
+  for (std::size_t i = 0; i < clusters.size(); i++) {
+    ObjectReader c(clusters[i], cw / i);
+    std::string name = as_string(c.required("cluster"), c.where("cluster"));
+    int idx = topo.cluster_index(name);
+    if (idx < 0)
+      c.where("cluster").fail(fmt::format("no cluster named \"{}\" in the topology ({})", name, topo.source));
+    if (given[idx])
+      c.where("cluster").fail(fmt::format("cluster \"{}\" is described twice", name));
+    given[idx] = true;
+    StochasticCluster& sc = app.clusters[idx];
+    sc.cluster = name;
+    sc.compute = parse_distribution(c.required("compute"), c.where("compute"));
+    sc.message_size = default_size;
+    if (auto* v = c.optional("message_size"))
+      sc.message_size = as_nonnegative_quantity(*v, c.where("message_size"), units::Kind::Size);
+    sc.send_probability.assign(n, 0.0);
+    if (auto* v = c.optional("send")) {
+      ObjectReader s(*v, c.where("send"));
+      for (const auto& [dest, p] : v->items()) {
+        int d = topo.cluster_index(dest);
+        if (d < 0)
+          s.where(dest).fail(fmt::format("no cluster named \"{}\" in the topology ({})", dest, topo.source));
+        sc.send_probability[d] = as_probability(*s.optional(dest), s.where(dest));
+      }
+      s.finish();
+    }
+    c.finish();
+  }
+  if (!topo.clusters.empty())
+    for (std::size_t i = 0; i < n; i++)
+      if (!given[i])
+        cw.fail(fmt::format("cluster \"{}\" of the topology has no entry (every cluster needs one)",
+                            topo.clusters[i].name));
+
+  if (auto* v = r.optional("node_matrix")) {
+    Where mw = r.where("node_matrix");
+    std::size_t nodes = 0;
+    for (const auto& c : topo.clusters)
+      nodes += static_cast<std::size_t>(c.nodes);
+    if (!v->is_array() || (nodes > 0 && v->size() != nodes))
+      mw.fail(fmt::format("expected a {0} x {0} matrix (one row per node of the federation)", nodes));
+    for (std::size_t i = 0; i < v->size(); i++) {
+      const json& row = (*v)[i];
+      if (!row.is_array() || row.size() != v->size())
+        (mw / i).fail(fmt::format("row {} must hold {} probabilities", i, v->size()));
+      app.node_matrix.emplace_back();
+      for (std::size_t k = 0; k < row.size(); k++)
+        app.node_matrix.back().push_back(as_probability(row[k], mw / i / k));
+    }
+  }
+}
+
+std::string node_ref(const json& j, const Where& at) {
+  if (j.is_number_integer())
+    return std::to_string(as_integer(j, at, 0, 100'000'000));
+  if (j.is_string() && !j.get<std::string>().empty())
+    return j.get<std::string>();
+  at.fail("expected a node: a host name such as \"c0-3\" or a global node index");
+}
+
+void parse_scripted(ObjectReader& r, Application& app) {
+  const json& nodes = r.required("nodes");
+  Where nw = r.where("nodes");
+  if (!nodes.is_object())
+    nw.fail("expected an object mapping node names to their list of actions");
+  for (const auto& [name, actions] : nodes.items()) {
+    Where aw = nw / name;
+    if (!actions.is_array())
+      aw.fail("expected an array of actions ({\"compute\": d} or {\"send\": node, \"size\": s, \"label\": l})");
+    ScriptedNode sn{name, aw.file() + ": " + aw.path(), {}};
+    for (std::size_t i = 0; i < actions.size(); i++) {
+      ObjectReader a(actions[i], aw / i);
+      ScriptedAction act;
+      act.where = (aw / i).file() + ": " + (aw / i).path();
+      if (a.has("compute")) {
+        act.kind = ScriptedAction::Kind::Compute;
+        act.work = as_nonnegative_quantity(*a.optional("compute"), a.where("compute"), units::Kind::Duration);
+      } else if (a.has("send")) {
+        act.kind = ScriptedAction::Kind::Send;
+        act.to = node_ref(*a.optional("send"), a.where("send"));
+        act.size = 1024;
+        if (auto* v = a.optional("size"))
+          act.size = as_nonnegative_quantity(*v, a.where("size"), units::Kind::Size);
+        if (auto* v = a.optional("label"))
+          act.label = as_string(*v, a.where("label"));
+      } else {
+        (aw / i).fail("an action needs \"compute\" or \"send\"");
+      }
+      a.finish();
+      sn.actions.push_back(std::move(act));
+    }
+    app.script.push_back(std::move(sn));
+  }
+  if (auto* v = r.optional("failures")) {
+    Where fw = r.where("failures");
+    if (!v->is_array())
+      fw.fail("expected an array of {\"date\": d, \"node\": n}");
+    double previous = 0;
+    for (std::size_t i = 0; i < v->size(); i++) {
+      ObjectReader f((*v)[i], fw / i);
+      FailureEvent ev;
+      ev.date = as_nonnegative_quantity(f.required("date"), f.where("date"), units::Kind::Duration);
+      if (ev.date < previous)
+        f.where("date").fail("failures must be listed in non-decreasing date order");
+      previous = ev.date;
+      ev.node = node_ref(f.required("node"), f.where("node"));
+      ev.where = (fw / i).file() + ": " + (fw / i).path();
+      f.finish();
+      app.scripted_failures.push_back(ev);
+    }
+  }
+  r.optional("expected"); // free-form expectations of the scenario, read by tests, not by the simulator
+}
+
+} // namespace
+
+Application parse_application(const json& doc, const std::string& file, const Topology& topology) {
+  ObjectReader r(doc, Where(file));
+  Application app;
+  app.source = file;
+  app.kind = as_choice(r.required("kind"), r.where("kind"), {"stochastic", "scripted"});
+  if (auto* v = r.optional("deterministic"))
+    app.deterministic = as_bool(*v, r.where("deterministic"));
+  if (app.kind == "stochastic")
+    parse_stochastic(r, app, topology);
+  else
+    parse_scripted(r, app);
+  r.finish();
+  return app;
+}
+
+} // namespace ckptsim

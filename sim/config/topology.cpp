@@ -1,0 +1,208 @@
+#include "sim/config/topology.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace ckptsim {
+
+namespace {
+
+LinkSpec parse_link(const json& j, const Where& at) {
+  ObjectReader r(j, at);
+  LinkSpec link;
+  link.latency = as_nonnegative_quantity(r.required("latency"), r.where("latency"), units::Kind::Duration);
+  link.bandwidth = as_positive_quantity(r.required("bandwidth"), r.where("bandwidth"), units::Kind::Bandwidth);
+  r.finish();
+  return link;
+}
+
+ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml) {
+  ObjectReader r(j, at);
+  ClusterSpec c;
+  c.name = as_string(r.required("name"), r.where("name"));
+  if (c.name.empty() || c.name.find_first_of(" /\t") != std::string::npos)
+    r.where("name").fail("a cluster name must be non-empty without spaces or '/'");
+  if (network_from_xml) {
+    if (r.has("nodes") || r.has("san"))
+      r.where(r.has("nodes") ? "nodes" : "san")
+          .fail("with a \"platform\" XML the hosts and links come from the XML; remove this field");
+  } else {
+    c.nodes = static_cast<int>(as_integer(r.required("nodes"), r.where("nodes"), 1, 1'000'000));
+    c.san = parse_link(r.required("san"), r.where("san"));
+  }
+  if (auto* v = r.optional("speed"))
+    c.speed = as_positive_quantity(*v, r.where("speed"), units::Kind::Speed);
+  if (auto* v = r.optional("checkpoint_size"))
+    c.checkpoint_size = as_nonnegative_quantity(*v, r.where("checkpoint_size"), units::Kind::Size);
+  if (auto* v = r.optional("storage"))
+    c.storage = as_string(*v, r.where("storage"));
+  r.finish();
+  return c;
+}
+
+FailureSpec parse_failures(const json& j, const Where& at, const std::string& base_dir) {
+  ObjectReader r(j, at);
+  FailureSpec f;
+  if (auto* v = r.optional("model")) {
+    auto m = as_choice(*v, r.where("model"), {"exponential", "weibull", "trace", "none"});
+    f.model = m == "exponential" ? FailureModel::Exponential
+              : m == "weibull"   ? FailureModel::Weibull
+              : m == "trace"     ? FailureModel::Trace
+                                 : FailureModel::None;
+  }
+  if (auto* v = r.optional("shape")) {
+    if (f.model != FailureModel::Weibull)
+      r.where("shape").fail("\"shape\" is only meaningful with \"model\": \"weibull\"");
+    f.weibull_shape = as_number(*v, r.where("shape"));
+    if (!(f.weibull_shape > 0))
+      r.where("shape").fail("the Weibull shape must be greater than zero");
+  }
+  if (auto* v = r.optional("trace")) {
+    if (f.model != FailureModel::Trace)
+      r.where("trace").fail("\"trace\" is only meaningful with \"model\": \"trace\"");
+    std::string name = as_string(*v, r.where("trace"));
+    std::string path = (!name.empty() && name[0] != '/' && !base_dir.empty()) ? base_dir + "/" + name : name;
+    f.trace = load_failure_trace(path);
+  } else if (f.model == FailureModel::Trace) {
+    r.where("trace").fail("missing required field \"trace\" (the failure trace file) for \"model\": \"trace\"");
+  }
+  if (auto* v = r.optional("downtime"))
+    f.downtime = as_nonnegative_quantity(*v, r.where("downtime"), units::Kind::Duration);
+  if (auto* v = r.optional("detection_delay"))
+    f.detection_delay = as_nonnegative_quantity(*v, r.where("detection_delay"), units::Kind::Duration);
+  if (auto* v = r.optional("restart_overhead"))
+    f.restart_overhead = as_nonnegative_quantity(*v, r.where("restart_overhead"), units::Kind::Duration);
+  if (auto* v = r.optional("overlap")) {
+    auto o = as_choice(*v, r.where("overlap"), {"protocol", "allow", "defer"});
+    f.overlap = o == "allow" ? OverlapPolicy::Allow : o == "defer" ? OverlapPolicy::Defer : OverlapPolicy::Protocol;
+  }
+  r.finish();
+  return f;
+}
+
+} // namespace
+
+int Topology::cluster_index(const std::string& name) const {
+  for (std::size_t i = 0; i < clusters.size(); i++)
+    if (clusters[i].name == name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+Topology parse_topology(const json& doc, const std::string& file, const std::string& base_dir) {
+  Where at(file);
+  ObjectReader r(doc, at);
+  Topology t;
+  t.source = file;
+  if (auto* v = r.optional("platform")) {
+    std::string name = as_string(*v, r.where("platform"));
+    t.platform_xml = (!name.empty() && name[0] != '/' && !base_dir.empty()) ? base_dir + "/" + name : name;
+    if (!std::ifstream(t.platform_xml))
+      r.where("platform").fail(fmt::format("cannot open platform file \"{}\"", t.platform_xml));
+  }
+  const bool from_xml = !t.platform_xml.empty();
+  const json* clusters = from_xml ? r.optional("clusters") : &r.required("clusters");
+  if (clusters) {
+    if (!clusters->is_array() || (!from_xml && clusters->empty()))
+      r.where("clusters").fail("expected a non-empty array of clusters");
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < clusters->size(); i++) {
+      t.clusters.push_back(parse_cluster((*clusters)[i], r.where("clusters") / i, from_xml));
+      if (!names.insert(t.clusters.back().name).second)
+        (r.where("clusters") / i / "name").fail(fmt::format("duplicate cluster name \"{}\"", t.clusters.back().name));
+    }
+  }
+  const std::size_t n = t.clusters.size();
+  if (from_xml) {
+    if (r.has("wan"))
+      r.where("wan").fail("with a \"platform\" XML the WAN comes from the XML; remove this field");
+  } else if (n > 1 || r.has("wan")) {
+    const json& wan = r.required("wan");
+    Where w = r.where("wan");
+    if (!wan.is_array() || wan.size() != n - 1)
+      w.fail(fmt::format("expected a triangular matrix: an array of {} rows for {} clusters, row i holding the "
+                         "links from cluster i to clusters i+1..{}",
+                         n - 1, n, n - 1));
+    for (std::size_t i = 0; i + 1 < n; i++) {
+      const json& row = wan[i];
+      if (!row.is_array() || row.size() != n - 1 - i)
+        (w / i).fail(fmt::format("row {} must hold {} link(s) (to clusters {}..{}), found {}", i, n - 1 - i, i + 1,
+                                 n - 1, row.is_array() ? std::to_string(row.size()) : row.type_name()));
+      t.wan.emplace_back();
+      for (std::size_t k = 0; k < row.size(); k++)
+        t.wan.back().push_back(parse_link(row[k], w / i / k));
+    }
+  }
+  if (auto* v = r.optional("controller"))
+    t.controller = parse_link(*v, r.where("controller"));
+  if (auto* v = r.optional("mtbf"))
+    t.mtbf = as_period(*v, r.where("mtbf"));
+  if (auto* v = r.optional("failures"))
+    t.failures = parse_failures(*v, r.where("failures"), base_dir);
+  r.finish();
+  return t;
+}
+
+std::vector<FailureEvent> load_failure_trace(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw InputError(path, "", "cannot open failure trace file");
+  std::vector<FailureEvent> events;
+  std::string line;
+  int lineno = 0;
+  double previous = 0;
+  while (std::getline(in, line)) {
+    lineno++;
+    if (auto hash = line.find('#'); hash != std::string::npos)
+      line.resize(hash);
+    std::istringstream ss(line);
+    std::string date_text;
+    std::string node;
+    std::string extra;
+    if (!(ss >> date_text))
+      continue;
+    std::string where = fmt::format("line {}", lineno);
+    if (!(ss >> node) || (ss >> extra))
+      throw InputError(path, where, "expected \"<date> <node>\" (a date and a host name or node index)");
+    std::string why;
+    auto date = units::parse(date_text, units::Kind::Duration, &why);
+    if (!date || *date < 0 || std::isinf(*date))
+      throw InputError(path, where, date ? "a failure date must be >= 0 and finite" : why);
+    if (*date < previous)
+      throw InputError(path, where, "failure dates must be in non-decreasing order");
+    previous = *date;
+    events.push_back({*date, node, path + ": " + where});
+  }
+  return events;
+}
+
+const char* to_string(FailureModel model) {
+  switch (model) {
+  case FailureModel::Exponential:
+    return "exponential";
+  case FailureModel::Weibull:
+    return "weibull";
+  case FailureModel::Trace:
+    return "trace";
+  case FailureModel::None:
+    return "none";
+  }
+  return "?";
+}
+
+const char* to_string(OverlapPolicy policy) {
+  switch (policy) {
+  case OverlapPolicy::Protocol:
+    return "protocol";
+  case OverlapPolicy::Allow:
+    return "allow";
+  case OverlapPolicy::Defer:
+    return "defer";
+  }
+  return "?";
+}
+
+} // namespace ckptsim

@@ -1,0 +1,68 @@
+/* The topology file (HC3I report section 5.1): clusters, SAN and WAN links, federation MTBF and the
+ * failure model. The network part may come from a SimGrid platform XML instead. */
+#pragma once
+
+#include "sim/config/json_reader.hpp"
+
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckptsim {
+
+struct LinkSpec {
+  double latency = 0;   // seconds
+  double bandwidth = 0; // bytes per second
+};
+
+struct ClusterSpec {
+  std::string name;
+  int nodes = 0;               // 0 when the platform XML gives the hosts
+  LinkSpec san;                // unused with a platform XML
+  double speed = 1e9;          // flop/s of every node; work is expressed in seconds at 1 Gf
+  double checkpoint_size = 1e6; // bytes of one process' checkpoint
+  std::string storage;         // storage model name, "" = the protocol's default
+};
+
+struct FailureEvent {
+  double date = 0;
+  std::string node; // a host name or a global node index as text; resolved against the federation
+  std::string where; // "file: path" of the definition, for errors found when resolving
+};
+
+enum class FailureModel { Exponential, Weibull, Trace, None };
+enum class OverlapPolicy { Protocol, Allow, Defer };
+
+struct FailureSpec {
+  FailureModel model = FailureModel::Exponential;
+  double weibull_shape = 1.0;
+  std::vector<FailureEvent> trace; // model Trace
+  double downtime = 0;
+  double detection_delay = 0;
+  double restart_overhead = 0;
+  OverlapPolicy overlap = OverlapPolicy::Protocol;
+};
+
+struct Topology {
+  std::string source = "<embedded>"; // file name, for messages and results
+  std::vector<ClusterSpec> clusters;
+  std::vector<std::vector<LinkSpec>> wan; // wan[i][j-i-1] joins cluster i and cluster j > i
+  std::string platform_xml;               // non-empty: hosts and network from this file
+  LinkSpec controller{1e-6, 1e10};        // link of the non-computing controller host
+  double mtbf = std::numeric_limits<double>::infinity(); // federation MTBF, seconds
+  FailureSpec failures;
+
+  int cluster_index(const std::string& name) const; // -1 when unknown
+};
+
+/** @brief Reads and validates a topology document. @p base_dir resolves relative file names. */
+Topology parse_topology(const json& doc, const std::string& file, const std::string& base_dir);
+
+/** @brief Reads a failure trace: one "date node" per line, '#' starts a comment. */
+std::vector<FailureEvent> load_failure_trace(const std::string& path);
+
+const char* to_string(FailureModel model);
+const char* to_string(OverlapPolicy policy);
+
+} // namespace ckptsim

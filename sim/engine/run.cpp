@@ -1,0 +1,478 @@
+#include "sim/engine/run.hpp"
+
+#include "sim/engine/summary.hpp"
+#include "sim/node/node_runtime.hpp"
+
+#include <simgrid/s4u.hpp>
+#include <simgrid/version.h>
+#include <xbt/log.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+#include <unistd.h>
+
+XBT_LOG_NEW_DEFAULT_CATEGORY(ckptsim, "ckptsim engine");
+
+namespace ckptsim {
+
+namespace {
+double wall_now() {
+  using namespace std::chrono;
+  return duration<double>(steady_clock::now().time_since_epoch()).count();
+}
+} // namespace
+
+Run::Run(RunConfig config) : config_(std::move(config)) {
+  topology_ = parse_topology(config_.topology_doc, config_.topology_file, config_.base_dir);
+  const auto& o = config_.options;
+  if (o.trace_level < 0 || o.trace_level > 2)
+    throw InputError("command line", "--trace-level", "the trace level must be 0, 1 or 2");
+  if (!(o.end_date > 0))
+    throw InputError("command line", "--end", "the end date must be greater than zero");
+}
+
+Run::~Run() = default;
+
+void Run::prepare(std::vector<std::string> simgrid_argv) {
+  // SimGrid's configuration chatter is noise for our users; their own --log options come after
+  // this one and win.
+  simgrid_argv.insert(simgrid_argv.begin() + 1, "--log=xbt_cfg.thres:warning");
+  std::vector<char*> argv;
+  for (auto& a : simgrid_argv)
+    argv.push_back(a.data());
+  argv.push_back(nullptr);
+  int argc = static_cast<int>(simgrid_argv.size());
+  engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
+  configure_network_model(*engine_, config_.options.network_model);
+  platform_ = create_platform(*engine_, topology_);
+
+  application_ = parse_application(config_.application_doc, config_.application_file, topology_);
+  timers_ = parse_timers(config_.timers_doc, config_.timers_file, topology_);
+  for (const auto& [host, set] : timers_.per_process)
+    if (platform_.layout.resolve(host) < 0)
+      throw InputError(config_.timers_file, "/processes/" + host, fmt::format("no node \"{}\" in the federation", host));
+  workload_ = make_workload(application_, platform_.layout);
+  failures_ = std::make_unique<FailureProcess>(topology_, platform_.layout, config_.options.seed,
+                                               application_.scripted_failures);
+
+  const ProtocolInfo& info = ProtocolRegistry::instance().get(config_.options.protocol);
+  for (const auto& [key, value] : config_.options.params) {
+    bool known = false;
+    for (const auto& [name, desc] : info.params)
+      known = known || name == key;
+    if (!known) {
+      std::vector<std::string> names;
+      for (const auto& [name, desc] : info.params)
+        names.push_back(name);
+      throw InputError("command line", "--param " + key,
+                       fmt::format("protocol \"{}\" has no parameter \"{}\" (its parameters: {})", info.name, key,
+                                   names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
+    }
+  }
+  ProtocolSetup setup{&platform_.layout, &topology_, config_.options.params};
+  protocol_ = info.factory(setup);
+  services_ = protocol_->services();
+
+  const int endpoints = num_endpoints();
+  stats_.set_clusters(platform_.layout.num_clusters());
+  oracle_.reset(num_nodes());
+  incarnation_.assign(endpoints, 0);
+  up_.assign(endpoints, true);
+  runtimes_.assign(endpoints, nullptr);
+  quiet_.assign(endpoints, false);
+  finished_.assign(num_nodes(), false);
+  death_work_.assign(num_nodes(), 0.0);
+}
+
+sg4::Host* Run::host_of(NodeId endpoint) const {
+  return endpoint < num_nodes() ? platform_.hosts[endpoint] : platform_.controller;
+}
+
+std::string Run::endpoint_name(NodeId endpoint) const {
+  return endpoint < num_nodes() ? platform_.layout.host_name(endpoint) : services_[endpoint - num_nodes()].name;
+}
+
+sg4::Mailbox* Run::mailbox(NodeId endpoint, Incarnation inc) const {
+  return sg4::Mailbox::by_name(fmt::format("n{}@{}", endpoint, inc));
+}
+
+std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env) {
+  if (!up_[env->dst]) { // sent to a crashed node: lost, as in a real crash
+    stats_.add("net.lost_to_down");
+    return {0, nullptr};
+  }
+  const std::uint64_t id = next_wire_id_++;
+  env->wire_id = id;
+  sg4::Mailbox* mb = mailbox(env->dst, incarnation_[env->dst]);
+  const double bytes = env->bytes;
+  Envelope* raw = env.get();
+  auto& entry = wire_[id];
+  entry.env = std::move(env);
+  entry.comm = mb->put_async(raw, static_cast<uint64_t>(std::llround(bytes)));
+  return {id, entry.comm};
+}
+
+std::unique_ptr<Envelope> Run::take(Envelope* env) {
+  if (env->kind == Envelope::Kind::Signal)
+    return std::unique_ptr<Envelope>(env);
+  auto it = wire_.find(env->wire_id);
+  if (it == wire_.end())
+    throw std::logic_error(fmt::format("engine bug: envelope {} received but not on the wire", env->wire_id));
+  auto owned = std::move(it->second.env);
+  wire_.erase(it);
+  return owned;
+}
+
+void Run::drop(std::uint64_t wire_id) {
+  if (wire_.erase(wire_id))
+    stats_.add("net.lost_in_transfer");
+}
+
+void Run::purge_wire(NodeId dead) {
+  std::erase_if(wire_, [&](auto& item) {
+    const Envelope& e = *item.second.env;
+    if (e.dst == dead)
+      return true; // the receiver dies: whatever it had not processed is gone with it
+    if (e.src == dead)
+      return !(item.second.comm && item.second.comm->get_state() == sg4::Activity::State::FINISHED);
+    return false;
+  });
+}
+
+void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) {
+  runtimes_[endpoint] = rt;
+}
+
+void Run::unregister_runtime(NodeId endpoint, NodeRuntime* rt) {
+  if (runtimes_[endpoint] == rt)
+    runtimes_[endpoint] = nullptr;
+}
+
+void Run::set_app_finished(NodeId node, bool finished) {
+  if (finished_[node] == finished)
+    return;
+  finished_[node] = finished;
+  finished_count_ += finished ? 1 : -1;
+  if (finished_count_ == num_nodes())
+    all_finished_date_ = sg4::Engine::get_clock();
+}
+
+void Run::set_quiet(NodeId endpoint, bool quiet) {
+  if (quiet_[endpoint] == quiet)
+    return;
+  quiet_[endpoint] = quiet;
+  quiet_count_ += quiet ? 1 : -1;
+}
+
+bool Run::try_terminate() {
+  if (over_)
+    return true;
+  if ((events_ & 0xffff) == 0 && config_.options.progress)
+    report_progress();
+  if (quiet_count_ != num_endpoints() || !wire_.empty() || open_recoveries_ > 0 || nodes_down_ > 0 ||
+      !deferred_.empty())
+    return false;
+  over_ = true;
+  end_ = sg4::Engine::get_clock();
+  trace_.emit(0, end_, "run_end", {{"makespan", all_finished_date_}});
+  sg4::Actor::kill_all();
+  return true;
+}
+
+void Run::report_progress() {
+  const double w = wall_now();
+  if (w - last_progress_ < 1.0)
+    return;
+  last_progress_ = w;
+  const double t = sg4::Engine::get_clock();
+  std::fprintf(stderr, "\r[ckptsim] simulated %s, %.0f events/s, %d/%d processes done, %llu failures   ",
+               units::format_duration(t).c_str(), static_cast<double>(events_) / std::max(1e-9, w - wall_start_),
+               finished_count_, num_nodes(), static_cast<unsigned long long>(next_failure_ - 1));
+  std::fflush(stderr);
+}
+
+bool Run::overlapping_allowed() const {
+  switch (topology_.failures.overlap) {
+  case OverlapPolicy::Allow:
+    return true;
+  case OverlapPolicy::Defer:
+    return false;
+  case OverlapPolicy::Protocol:
+    break;
+  }
+  return protocol_->tolerates_overlapping_failures();
+}
+
+void Run::failure_arrival(NodeId victim) {
+  const double now = sg4::Engine::get_clock();
+  stats_.add("failures.arrivals");
+  if (!up_[victim]) { // a node that is down cannot fail again: per-node rate thinning
+    stats_.add("failures.ignored_down");
+    trace_.emit(1, now, "failure_ignored", {{"node", victim}, {"reason", "down"}});
+    return;
+  }
+  if (!overlapping_allowed() && open_recoveries_ > 0) {
+    stats_.add("failures.deferred");
+    trace_.emit(0, now, "failure_deferred", {{"node", victim}});
+    deferred_.push_back(victim);
+    return;
+  }
+  strike(victim);
+}
+
+void Run::strike(NodeId victim) {
+  const double now = sg4::Engine::get_clock();
+  const FailureId id = next_failure_++;
+  const ClusterId c = platform_.layout.cluster_of(victim);
+  death_work_[victim] = runtimes_[victim] ? runtimes_[victim]->current_work() : 0.0;
+  trace_.emit(0, now, "failure",
+              {{"failure", id}, {"node", victim}, {"host", platform_.layout.host_name(victim)}, {"cluster", c}});
+  stats_.add("failures");
+  stats_.add_cluster("failures", c);
+  stats_.record("failures", {{"id", id},
+                             {"date", now},
+                             {"node", victim},
+                             {"host", platform_.layout.host_name(victim)},
+                             {"cluster", c},
+                             {"work_lost_at_victim", death_work_[victim]}});
+  up_[victim] = false;
+  nodes_down_++;
+  set_app_finished(victim, false);
+  set_quiet(victim, false);
+  recoveries_[id] = Recovery{victim, now, false, false, {}, false};
+  open_recoveries_++;
+  purge_wire(victim);
+  for (auto& [rid, rec] : recoveries_) // it will never process the notices sent to it
+    rec.notices.erase(victim);
+  platform_.hosts[victim]->turn_off();
+
+  const auto& f = topology_.failures;
+  sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = f.detection_delay] {
+    sg4::this_actor::sleep_for(d);
+    detect(id);
+  });
+  sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = f.downtime] {
+    sg4::this_actor::sleep_for(d);
+    restart(id);
+  });
+  for (auto& [rid, rec] : recoveries_)
+    if (!rec.done && rid != id)
+      maybe_finish_recovery(rid);
+}
+
+void Run::detect(FailureId id) {
+  if (over_)
+    return;
+  Recovery& rec = recoveries_.at(id);
+  rec.detected = true;
+  latest_detected_ = std::max(latest_detected_, id);
+  trace_.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
+  for (NodeId e = 0; e < num_endpoints(); e++) {
+    if (e == rec.victim || !up_[e])
+      continue;
+    rec.notices.insert(e);
+    auto* env = new Envelope(); // owned by the receiver once delivered (Run::take)
+    env->kind = Envelope::Kind::Signal;
+    env->signal = Signal{Signal::Kind::FailureNotice, id, rec.victim, rec.date};
+    sg4::Mailbox* mb = mailbox(e, incarnation_[e]);
+    // A helper on the node's own host: the notice crosses only the zero-latency loopback.
+    sg4::Actor::create("notice", host_of(e), [mb, env] { mb->put(env, 0); });
+  }
+  maybe_finish_recovery(id);
+}
+
+void Run::restart(FailureId id) {
+  if (over_)
+    return;
+  Recovery& rec = recoveries_.at(id);
+  const NodeId v = rec.victim;
+  platform_.hosts[v]->turn_on();
+  incarnation_[v]++;
+  up_[v] = true;
+  nodes_down_--;
+  start_node(v, true, FailureNotice{id, v, rec.date, std::max(latest_detected_, id)});
+}
+
+void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
+  sg4::Actor::create(endpoint_name(endpoint), host_of(endpoint), [this, endpoint, restarted, notice] {
+    NodeRuntime rt(*this, endpoint, restarted, notice);
+    rt();
+  });
+}
+
+void Run::notice_processed(FailureId id, NodeId node) {
+  auto it = recoveries_.find(id);
+  if (it == recoveries_.end())
+    return;
+  it->second.notices.erase(node);
+  maybe_finish_recovery(id);
+}
+
+void Run::restart_complete(FailureId id, NodeId) {
+  auto it = recoveries_.find(id);
+  if (it == recoveries_.end())
+    return;
+  it->second.restarted = true;
+  maybe_finish_recovery(id);
+}
+
+void Run::maybe_finish_recovery(FailureId id) {
+  const Recovery& rec = recoveries_.at(id);
+  if (!rec.done && protocol_->recovery_ends_at_restart() && rec.restarted && rec.detected && rec.notices.empty())
+    recovery_done(id);
+}
+
+void Run::recovery_done(FailureId id) {
+  auto it = recoveries_.find(id);
+  if (it == recoveries_.end() || it->second.done)
+    return;
+  Recovery& rec = it->second;
+  rec.done = true;
+  open_recoveries_--;
+  const double now = sg4::Engine::get_clock();
+  stats_.add("recovery_time", now - rec.date);
+  stats_.record("recoveries", {{"failure", id}, {"start", rec.date}, {"end", now}, {"duration", now - rec.date}});
+  trace_.emit(0, now, "recovery_done", {{"failure", id}, {"duration", now - rec.date}});
+  if (open_recoveries_ == 0) {
+    // Checked only when no other recovery is under way: a half-done recovery is not a state.
+    check_consistency(false, fmt::format("after the recovery of failure {} (at {})", id, rec.date));
+    if (!deferred_.empty())
+      sg4::Actor::create("release-deferred", platform_.controller, [this] { release_deferred(); });
+  }
+}
+
+void Run::release_deferred() {
+  while (!deferred_.empty() && open_recoveries_ == 0 && !over_) {
+    NodeId v = deferred_.front();
+    deferred_.pop_front();
+    failure_arrival(v);
+  }
+}
+
+void Run::check_consistency(bool final, const std::string& context) {
+  checks_++;
+  auto found = oracle_.check(final);
+  for (const auto& v : found) {
+    std::fprintf(stderr, "ckptsim: CONSISTENCY VIOLATION %s: %s\n", context.c_str(), v.what.c_str());
+    trace_.emit(0, sg4::Engine::get_clock(), "violation", {{"context", context}, {"what", v.what}});
+  }
+  violations_ += found.size();
+}
+
+void Run::create_actors() {
+  for (NodeId e = 0; e < num_endpoints(); e++)
+    start_node(e, false, {});
+  sg4::Actor::create("failure-injector", platform_.controller, [this] {
+    while (auto a = failures_->next()) {
+      if (a->date > sg4::Engine::get_clock())
+        sg4::this_actor::sleep_until(a->date);
+      if (over_)
+        return;
+      failure_arrival(a->victim);
+    }
+  })->daemonize();
+  if (std::isfinite(config_.options.end_date))
+    sg4::Actor::create("end-date", platform_.controller, [this] {
+      sg4::this_actor::sleep_until(config_.options.end_date);
+      if (over_)
+        return;
+      over_ = true;
+      stopped_by_end_date_ = true;
+      end_ = sg4::Engine::get_clock();
+      trace_.emit(0, end_, "run_end", {{"reason", "end date"}});
+      sg4::Actor::kill_all();
+    })->daemonize();
+}
+
+RunResult Run::simulate() {
+  trace_.open(config_.options.trace_file, config_.options.trace_level);
+  wall_start_ = wall_now();
+  trace_.emit(0, 0, "run_start",
+              {{"protocol", config_.options.protocol},
+               {"seed", config_.options.seed},
+               {"nodes", num_nodes()},
+               {"clusters", platform_.layout.num_clusters()}});
+  create_actors();
+  engine_->run();
+  if (config_.options.progress)
+    std::fputs("\n", stderr);
+  if (!over_) {
+    std::vector<std::string> stuck;
+    for (NodeId e = 0; e < num_endpoints() && stuck.size() < 10; e++)
+      if (!quiet_[e])
+        stuck.push_back(endpoint_name(e));
+    throw std::runtime_error(fmt::format(
+        "the simulation stopped at {} s before the run was over (a deadlock: every actor waits); busy endpoints: "
+        "{}; messages on the wire: {}, recoveries open: {}",
+        sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), open_recoveries_));
+  }
+  if (!stopped_by_end_date_)
+    check_consistency(true, "at the end of the run");
+  trace_.close();
+  return collect(wall_now() - wall_start_);
+}
+
+RunResult Run::collect(double wall_seconds) {
+  RunResult r;
+  double failure_free = 0;
+  for (NodeId n = 0; n < num_nodes(); n++)
+    failure_free = std::max(failure_free, workload_->failure_free_work(n) /
+                                              (platform_.layout.cluster(platform_.layout.cluster_of(n)).speed / 1e9));
+  const double makespan = stopped_by_end_date_ ? end_ : all_finished_date_;
+  nlohmann::ordered_json res;
+  res["status"] = stopped_by_end_date_ ? "stopped at the end date" : "completed";
+  res["makespan"] = stopped_by_end_date_ ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(makespan);
+  res["end_date"] = end_;
+  res["failure_free_time"] = failure_free;
+  res["overhead_pct"] = stopped_by_end_date_ || failure_free <= 0
+                            ? nlohmann::ordered_json(nullptr)
+                            : nlohmann::ordered_json(100.0 * (makespan - failure_free) / failure_free);
+  res["failures"] = stats_.get("failures");
+  res["failures_ignored_node_down"] = stats_.get("failures.ignored_down");
+  res["failures_deferred"] = stats_.get("failures.deferred");
+  res["lost_work"] = stats_.get("lost_work");
+  res["rollbacks"] = stats_.get("rollbacks");
+  res["recovery_time"] = stats_.get("recovery_time");
+  res["app_messages_sent"] = stats_.get("app.sent");
+  res["app_messages_delivered"] = stats_.get("app.delivered");
+  res["control_messages"] = stats_.get("ctrl.total");
+  res["consistency"] = {{"checks", checks_}, {"violations", violations_}};
+  res["wall_time_s"] = wall_seconds;
+  res["events"] = events_;
+
+  nlohmann::ordered_json doc;
+  doc["ckptsim"] = {{"version", CKPTSIM_VERSION}, {"simgrid", SIMGRID_VERSION_STRING}};
+  const auto& o = config_.options;
+  doc["run"] = {{"protocol", o.protocol},
+                {"params", o.params},
+                {"seed", o.seed},
+                {"network_model", o.network_model},
+                {"end_date", std::isfinite(o.end_date) ? nlohmann::ordered_json(o.end_date) : nullptr},
+                {"overrides", o.overrides},
+                {"simgrid_args", o.simgrid_args},
+                {"files",
+                 {{"topology", config_.topology_file},
+                  {"application", config_.application_file},
+                  {"timers", config_.timers_file},
+                  {"platform", topology_.platform_xml}}},
+                {"nodes", num_nodes()},
+                {"clusters", platform_.layout.num_clusters()},
+                {"failure_model", to_string(topology_.failures.model)},
+                {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"}};
+  doc["inputs"] = {{"topology", config_.topology_doc},
+                   {"application", config_.application_doc},
+                   {"timers", config_.timers_doc}};
+  doc["results"] = res;
+  doc["stats"] = stats_.to_json();
+  r.document = doc;
+  r.violations = violations_;
+  r.summary = format_summary(r.document, platform_.layout);
+  std::string extra;
+  protocol_->summarize(stats_, extra);
+  r.summary += extra;
+  return r;
+}
+
+} // namespace ckptsim

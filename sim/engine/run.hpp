@@ -1,0 +1,161 @@
+/* One simulation: the engine's shared infrastructure. It owns the platform, the workload, the
+ * protocol module, the statistics, the trace and the oracle; it keeps the directory of node
+ * incarnations, the registry of messages on the wire (so the end of the run is known exactly),
+ * the failure bookkeeping (strike, detection notices, restart, deferral, recovery tracking) and
+ * the termination rule. Nodes reach each other only through simulated messages; the Run is the
+ * engine, not a channel between protocols. */
+#pragma once
+
+#include "protocols/protocol.hpp"
+#include "sim/engine/run_config.hpp"
+#include "sim/failures/failure_process.hpp"
+#include "sim/observe/oracle.hpp"
+#include "sim/platform/platform.hpp"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <unordered_map>
+
+namespace ckptsim {
+
+class NodeRuntime;
+
+struct RunResult {
+  nlohmann::ordered_json document; // the full results document (run parameters + statistics)
+  std::string summary;     // the human-readable summary
+  std::size_t violations = 0;
+};
+
+class Run {
+public:
+  /** @brief Parses and validates the inputs (InputError on bad input); nothing is simulated yet. */
+  explicit Run(RunConfig config);
+  ~Run();
+  /** @brief Creates the SimGrid engine and platform, reads the inputs that depend on it and the
+   *  protocol (InputError on bad input). @p simgrid_argv: program name + --cfg/--log options. */
+  void prepare(std::vector<std::string> simgrid_argv);
+  /** @brief Simulates (after prepare) and collects the results. */
+  RunResult simulate();
+
+  // ---- used by node runtimes ----
+  const RunConfig& config() const { return config_; }
+  const Topology& topology() const { return topology_; }
+  const Application& application() const { return application_; }
+  const Timers& timers() const { return timers_; }
+  const FederationLayout& layout() const { return platform_.layout; }
+  const Workload& workload() const { return *workload_; }
+  const ProtocolModule& protocol() const { return *protocol_; }
+  Stats& stats() { return stats_; }
+  Trace& trace() { return trace_; }
+  ConsistencyOracle& oracle() { return oracle_; }
+  int num_nodes() const { return platform_.layout.num_nodes(); }
+  int num_endpoints() const { return num_nodes() + static_cast<int>(services_.size()); }
+  sg4::Host* host_of(NodeId endpoint) const;
+  std::string endpoint_name(NodeId endpoint) const;
+
+  sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const;
+  Incarnation incarnation(NodeId endpoint) const { return incarnation_[endpoint]; }
+  bool is_up(NodeId endpoint) const { return up_[endpoint]; }
+
+  /** @brief Puts an envelope on the wire to the current incarnation of its destination. Returns
+   *  the comm, or null when the destination is down (the message is lost, as in a real crash). */
+  std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env);
+  /** @brief The receiver takes ownership of an envelope it got from the wire. */
+  std::unique_ptr<Envelope> take(Envelope* env);
+  /** @brief The sender saw its comm fail. */
+  void drop(std::uint64_t wire_id);
+
+  void register_runtime(NodeId endpoint, NodeRuntime* rt);
+  void unregister_runtime(NodeId endpoint, NodeRuntime* rt);
+
+  /** @brief A node's application finished (or was rolled back from finished). */
+  void set_app_finished(NodeId node, bool finished);
+  /** @brief A node's quiet status changed (application finished or service, protocol idle). */
+  void set_quiet(NodeId endpoint, bool quiet);
+  /** @brief Ends the run if every endpoint is quiet and nothing is on the wire or recovering. */
+  bool try_terminate();
+  bool over() const { return over_; }
+
+  // ---- failures ----
+  void failure_arrival(NodeId victim);
+  void notice_processed(FailureId id, NodeId node);
+  void restart_complete(FailureId id, NodeId node);
+  void recovery_done(FailureId id);
+  FailureId latest_detected_failure() const { return latest_detected_; }
+  std::uint64_t next_event_count() { return ++events_; }
+
+private:
+  struct WireEntry {
+    std::unique_ptr<Envelope> env;
+    sg4::CommPtr comm;
+  };
+  struct Recovery {
+    NodeId victim;
+    double date;
+    bool restarted = false;
+    bool detected = false;
+    std::set<NodeId> notices; // nodes still to process the failure notice
+    bool done = false;
+  };
+
+  void create_actors();
+  void release_deferred();
+  void report_progress();
+  void strike(NodeId victim);
+  void detect(FailureId id);
+  void restart(FailureId id);
+  void purge_wire(NodeId dead);
+  void maybe_finish_recovery(FailureId id);
+  void start_node(NodeId endpoint, bool restarted, FailureNotice notice);
+  void check_consistency(bool final, const std::string& context);
+  RunResult collect(double wall_seconds);
+  bool overlapping_allowed() const;
+
+  RunConfig config_;
+  std::unique_ptr<sg4::Engine> engine_;
+  std::unique_ptr<FailureProcess> failures_;
+  std::vector<bool> finished_;
+  double wall_start_ = 0;
+  double last_progress_ = 0;
+  Topology topology_;
+  Application application_;
+  Timers timers_;
+  Platform platform_;
+  std::unique_ptr<Workload> workload_;
+  std::unique_ptr<ProtocolModule> protocol_;
+  std::vector<ServiceSpec> services_;
+  Stats stats_;
+  Trace trace_;
+  ConsistencyOracle oracle_;
+
+  std::vector<Incarnation> incarnation_;
+  std::vector<bool> up_;
+  std::vector<NodeRuntime*> runtimes_;
+  std::vector<bool> quiet_;
+  int quiet_count_ = 0;
+  int finished_count_ = 0;
+  double all_finished_date_ = -1;
+  std::unordered_map<std::uint64_t, WireEntry> wire_;
+  std::uint64_t next_wire_id_ = 1;
+
+  std::map<FailureId, Recovery> recoveries_;
+  int open_recoveries_ = 0;
+  int nodes_down_ = 0;
+  FailureId next_failure_ = 1;
+  FailureId latest_detected_ = 0;
+  std::deque<NodeId> deferred_;
+  std::vector<double> death_work_;
+
+  bool over_ = false;
+  bool stopped_by_end_date_ = false;
+  double end_ = 0;
+  std::uint64_t events_ = 0;
+  std::size_t violations_ = 0;
+  std::size_t checks_ = 0;
+
+  friend class NodeRuntime;
+};
+
+} // namespace ckptsim

@@ -1,0 +1,42 @@
+/* Everything a run is made of: the three input documents (as given, after --set overrides, so
+ * that results can say exactly how they were made), their parsed form, and the run options. */
+#pragma once
+
+#include "sim/config/application.hpp"
+#include "sim/config/timers.hpp"
+#include "sim/config/topology.hpp"
+
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ckptsim {
+
+struct RunOptions {
+  std::string protocol = "none";
+  std::map<std::string, std::string> params; // protocol parameters, --param key=value
+  std::uint64_t seed = 1;
+  double end_date = std::numeric_limits<double>::infinity(); // stop the simulation at this date
+  std::string trace_file;
+  int trace_level = 1;
+  std::string output;                // statistics file (.json, or .csv for a table)
+  std::string network_model = "CM02";
+  bool progress = false;             // progress line on stderr
+  bool quiet = false;                // no summary on stdout
+  std::vector<std::string> simgrid_args; // --cfg=... / --log=... passed to SimGrid
+  std::vector<std::string> overrides;    // --set PATH=VALUE, as given
+};
+
+struct RunConfig {
+  json topology_doc;
+  json application_doc;
+  json timers_doc;
+  std::string topology_file = "<embedded:topology>";
+  std::string application_file = "<embedded:application>";
+  std::string timers_file = "<embedded:timers>";
+  std::string base_dir; // relative file names in the topology resolve against the topology's folder
+  RunOptions options;
+};
+
+} // namespace ckptsim

@@ -1,0 +1,68 @@
+#include "sim/engine/summary.hpp"
+
+#include "sim/units/units.hpp"
+
+#include <fmt/format.h>
+
+namespace ckptsim {
+
+namespace {
+double num(const nlohmann::ordered_json& j, const char* key) {
+  return j.contains(key) && j[key].is_number() ? j[key].get<double>() : 0.0;
+}
+} // namespace
+
+std::string format_summary(const nlohmann::ordered_json& doc, const FederationLayout& layout) {
+  const auto& run = doc["run"];
+  const auto& res = doc["results"];
+  const auto& stats = doc["stats"];
+  std::string out;
+  out += fmt::format("ckptsim {} — protocol {}, seed {}, {} nodes in {} clusters, network {}\n",
+                     doc["ckptsim"]["version"].get<std::string>(), run["protocol"].get<std::string>(),
+                     run["seed"].get<std::uint64_t>(), run["nodes"].get<int>(), run["clusters"].get<int>(),
+                     run["network_model"].get<std::string>());
+  out += fmt::format("  status             {}\n", res["status"].get<std::string>());
+  if (res["makespan"].is_number())
+    out += fmt::format("  makespan           {}\n", units::format_duration(num(res, "makespan")));
+  out += fmt::format("  failure-free time  {}\n", units::format_duration(num(res, "failure_free_time")));
+  if (res["overhead_pct"].is_number())
+    out += fmt::format("  overhead           {:.2f} %\n", num(res, "overhead_pct"));
+  out += fmt::format("  failures           {:.0f} (ignored, node down: {:.0f}; deferred: {:.0f})\n", num(res, "failures"),
+                     num(res, "failures_ignored_node_down"), num(res, "failures_deferred"));
+  out += fmt::format("  rollbacks          {:.0f}, lost work {} (process-seconds), recovery time {}\n",
+                     num(res, "rollbacks"), units::format_duration(num(res, "lost_work")),
+                     units::format_duration(num(res, "recovery_time")));
+  out += fmt::format("  control messages   {:.0f}\n", num(res, "control_messages"));
+  out += fmt::format("  consistency        {} checks, {} violations\n", res["consistency"]["checks"].get<int>(),
+                     res["consistency"]["violations"].get<int>());
+  out += fmt::format("  run                {:.3f} s wall clock, {} events\n", num(res, "wall_time_s"),
+                     res["events"].get<std::uint64_t>());
+
+  // The application message matrix, as in the HC3I report's table (sender x receiver cluster).
+  if (stats["matrices"].contains("app.messages")) {
+    const auto& m = stats["matrices"]["app.messages"];
+    const nlohmann::ordered_json* replays =
+        stats["matrices"].contains("app.replays") ? &stats["matrices"]["app.replays"] : nullptr;
+    out += "\n  Application messages (sends, re-executions included)\n";
+    out += fmt::format("  {:<16} {:<16} {:>14}{}\n", "Sender cluster", "Receiver cluster", "Message count",
+                       replays ? "   Replays" : "");
+    for (std::size_t i = 0; i < m.size(); i++)
+      for (std::size_t j = 0; j < m[i].size(); j++) {
+        std::string rep = replays && i < replays->size() && j < (*replays)[i].size()
+                              ? fmt::format("   {:>7.0f}", (*replays)[i][j].get<double>())
+                              : "";
+        out += fmt::format("  {:<16} {:<16} {:>14.0f}{}\n", layout.cluster(static_cast<ClusterId>(i)).name,
+                           layout.cluster(static_cast<ClusterId>(j)).name, m[i][j].get<double>(), rep);
+      }
+  }
+  // Protocol messages by type.
+  std::string ctrl;
+  for (const auto& [key, value] : stats["counters"].items())
+    if (key.rfind("ctrl.", 0) == 0 && key != "ctrl.total")
+      ctrl += fmt::format("  {:<24} {:>10.0f}\n", key.substr(5), value.get<double>());
+  if (!ctrl.empty())
+    out += "\n  Protocol messages by type\n" + ctrl;
+  return out;
+}
+
+} // namespace ckptsim

@@ -1,0 +1,64 @@
+/* What travels between endpoints: application messages (with the protocol's piggyback), protocol
+ * control messages, and engine signals (failure notices, stop) that reach a node locally. */
+#pragma once
+
+#include "sim/net/ids.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace ckptsim {
+
+/** @brief Protocol data attached to a message (SN, DDV, epoch...): immutable, shared. */
+struct Payload {
+  virtual ~Payload() = default;
+  /** @brief The fields shown in the trace. */
+  virtual nlohmann::ordered_json to_json() const = 0;
+  /** @brief Extra bytes this data adds on the wire. */
+  virtual double bytes() const { return 0; }
+};
+using PayloadPtr = std::shared_ptr<const Payload>;
+
+/** @brief An application message. (src, seq) names it across re-executions: seq is part of the
+ *  sender's application state, so a deterministic re-execution re-sends the same (src, seq). */
+struct AppMessage {
+  NodeId src = -1;
+  NodeId dst = -1;
+  std::uint64_t seq = 0;
+  std::uint64_t digest = 0; // content fingerprint: a non-deterministic re-execution changes it
+  double size = 0;          // bytes
+  std::string label;        // scripted scenarios name their messages (m1, m2...)
+};
+
+struct ControlMessage {
+  std::string type; // "INIT", "FLUSH", "ALERT"...: counted by type in the statistics
+  PayloadPtr body;  // may be null
+  double bytes = 0; // size on the wire
+};
+
+struct Signal {
+  enum class Kind { FailureNotice, Stop } kind = Kind::Stop;
+  FailureId failure = 0;
+  NodeId victim = -1;
+  double failure_date = 0;
+};
+
+struct Envelope {
+  enum class Kind { App, Control, Signal } kind = Kind::App;
+  std::uint64_t wire_id = 0; // engine bookkeeping of the messages on the wire
+  NodeId src = -1;
+  NodeId dst = -1;
+  Incarnation src_inc = 0;
+  Incarnation dst_inc = 0;
+  std::uint64_t chan_seq = 0; // per channel (src@inc -> dst@inc), restores FIFO order
+  double bytes = 0;           // simulated size on the wire
+  AppMessage app;
+  PayloadPtr piggyback;
+  ControlMessage control;
+  ckptsim::Signal signal;
+};
+
+} // namespace ckptsim

@@ -1,0 +1,104 @@
+/* One simulated node (or protocol service): a SimGrid actor running an event loop. It owns the
+ * node's application state, its protocol agent, one pending receive on its mailbox, and a small
+ * agenda of local deadlines (end of the current computation, protocol timers). Computation is
+ * simulated time at the node's speed; a pause stops the work clock. */
+#pragma once
+
+#include "protocols/protocol.hpp"
+#include "sim/net/channels.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <map>
+
+namespace ckptsim {
+
+class Run;
+namespace sg4 = simgrid::s4u;
+
+class NodeRuntime : public NodeContext {
+public:
+  NodeRuntime(Run& run, NodeId id, bool restarted, FailureNotice notice);
+  ~NodeRuntime() override;
+  /** @brief The actor's body. */
+  void operator()();
+
+  // NodeContext
+  NodeId self() const override { return id_; }
+  ClusterId cluster() const override { return cluster_; }
+  Incarnation incarnation() const override { return inc_; }
+  const FederationLayout& layout() const override;
+  double now() const override;
+  bool is_service() const override { return service_; }
+  void send_app(const AppMessage& msg, PayloadPtr piggyback) override;
+  void resend_app(const AppMessage& msg, PayloadPtr piggyback) override;
+  void deliver(const AppMessage& msg, const PayloadPtr& piggyback = nullptr) override;
+  void pause_app() override;
+  void resume_app() override;
+  bool app_paused() const override { return paused_; }
+  bool app_finished() const override { return service_ || app_->finished; }
+  double work_done() const override;
+  void send_control(NodeId to, ControlMessage msg) override;
+  void set_timer(int id, double date) override { timers_[id] = date; }
+  void cancel_timer(int id) override { timers_.erase(id); }
+  double timer_period(const std::string& name) const override;
+  Snapshot snapshot(std::any protocol_state) override;
+  Snapshot initial_snapshot() override;
+  void restore(const Snapshot& s, const std::string& reason) override;
+  double restart_overhead() const override;
+  void restart_complete() override;
+  void recovery_done(FailureId id) override;
+  Stats& stats() override;
+  Trace& trace() override;
+  void trace_event(int level, const char* event, nlohmann::ordered_json fields = {}) override;
+
+  /** @brief Work done so far, for the engine's lost-work accounting when the node is killed. */
+  double current_work() const { return work_done(); }
+
+private:
+  void loop();
+  void post_receive();
+  void handle(std::unique_ptr<Envelope> env);
+  void handle_signal(const Envelope& env);
+  void fire_due();
+  void progress();           // account the work done since the last accounting
+  void pump();               // start the next computation step when the application may run
+  void start_step();         // run the application's zero-time actions, start the next computation
+  void sync_finished();
+  void finish_step();
+  double compute_end() const;
+  void post(std::unique_ptr<Envelope> env);
+  void reap_sends();
+  void update_quiet();
+  void cleanup();
+
+  Run& run_;
+  const NodeId id_;
+  const bool service_;
+  const ClusterId cluster_;
+  const Incarnation inc_;
+  const bool restarted_;
+  const FailureNotice notice_;
+  const double speed_factor_; // node speed / 1 Gf: work (seconds at 1 Gf) per second
+
+  std::unique_ptr<Agent> agent_;
+  AppStateValue app_;
+  bool paused_ = false;
+  bool computing_ = false;   // a computation step is under way
+  double accounted_at_ = 0;  // date of the last work accounting
+  bool fresh_after_failure_; // restarted and not yet restored: the work at death is what is lost
+  double work_at_death_ = 0;
+  bool finished_reported_ = false;
+
+  std::map<int, double> timers_;
+  ChannelSender chan_out_;
+  ChannelReceiver chan_in_;
+  std::vector<std::pair<std::uint64_t, sg4::CommPtr>> sends_; // wire id, comm
+  std::uint64_t restores_ = 0;
+  sg4::Mailbox* mailbox_ = nullptr;
+  sg4::CommPtr recv_;
+  Envelope* recv_buf_ = nullptr;
+  bool stop_ = false;
+};
+
+} // namespace ckptsim

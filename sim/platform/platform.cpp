@@ -1,0 +1,207 @@
+#include "sim/platform/platform.hpp"
+
+#include "sim/config/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace ckptsim {
+
+namespace {
+
+constexpr const char* kControllerHost = "controller";
+
+// A zero-latency, unbounded loopback per host: signals between two actors of one host (failure
+// notices, the engine's local events) take no simulated time. Star zones do not use SimGrid's
+// implicit loopback, so it is declared explicitly.
+void add_loopback(sg4::NetZone* zone, sg4::Host* host) {
+  auto* lo = zone->create_link(host->get_name() + "_lo", 1e300);
+  lo->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)->set_latency(0)->seal();
+  zone->add_route(host->get_netpoint(), host->get_netpoint(), nullptr, nullptr, {sg4::LinkInRoute(lo)}, false);
+}
+
+// One star zone: hosts with a split-duplex link of half the zone's latency each way.
+sg4::NetZone* create_star(sg4::NetZone* root, const std::string& name, const std::vector<std::string>& hosts,
+                          double speed, const LinkSpec& link, std::vector<sg4::Host*>& out, simgrid::kernel::routing::NetPoint*& gateway) {
+  auto* zone = sg4::create_star_zone(name);
+  zone->set_parent(root);
+  for (const auto& host_name : hosts) {
+    auto* host = zone->create_host(host_name, speed);
+    host->seal();
+    auto* l = zone->create_split_duplex_link(host_name + "_link", link.bandwidth);
+    l->set_latency(link.latency / 2)->seal();
+    zone->add_route(host->get_netpoint(), nullptr, nullptr, nullptr,
+                    {sg4::LinkInRoute(l, sg4::LinkInRoute::Direction::UP)}, true);
+    add_loopback(zone, host);
+    out.push_back(host);
+  }
+  gateway = zone->create_router(name + "_router");
+  zone->seal();
+  return zone;
+}
+
+Platform build_from_topology(const Topology& topo) {
+  Platform p;
+  p.layout = FederationLayout(topo);
+  auto* root = sg4::create_full_zone("federation");
+  std::vector<sg4::NetZone*> zones;
+  std::vector<simgrid::kernel::routing::NetPoint*> gateways;
+  for (ClusterId c = 0; c < p.layout.num_clusters(); c++) {
+    const auto& spec = topo.clusters[c];
+    std::vector<std::string> names;
+    for (int i = 0; i < spec.nodes; i++)
+      names.push_back(p.layout.host_name(p.layout.cluster(c).first + i));
+    simgrid::kernel::routing::NetPoint* gw = nullptr;
+    zones.push_back(create_star(root, spec.name, names, spec.speed, spec.san, p.hosts, gw));
+    gateways.push_back(gw);
+  }
+  std::vector<sg4::Host*> ctl;
+  simgrid::kernel::routing::NetPoint* ctl_gw = nullptr;
+  auto* ctl_zone = create_star(root, "controller_zone", {kControllerHost}, 1e9, topo.controller, ctl, ctl_gw);
+  p.controller = ctl.front();
+  for (std::size_t i = 0; i < zones.size(); i++) {
+    for (std::size_t j = i + 1; j < zones.size(); j++) {
+      const LinkSpec& spec = topo.wan[i][j - i - 1];
+      auto* wan = root->create_split_duplex_link(fmt::format("wan_{}_{}", i, j), spec.bandwidth);
+      wan->set_latency(spec.latency)->seal();
+      root->add_route(zones[i]->get_netpoint(), zones[j]->get_netpoint(), gateways[i], gateways[j],
+                      {sg4::LinkInRoute(wan, sg4::LinkInRoute::Direction::UP)}, true);
+    }
+    // The controller reaches every cluster through a link of its own, so its traffic does not
+    // contend with the WAN.
+    auto* l = root->create_split_duplex_link(fmt::format("controller_{}", i), topo.controller.bandwidth);
+    l->set_latency(topo.controller.latency)->seal();
+    root->add_route(ctl_zone->get_netpoint(), zones[i]->get_netpoint(), ctl_gw, gateways[i],
+                    {sg4::LinkInRoute(l, sg4::LinkInRoute::Direction::UP)}, true);
+  }
+  root->seal();
+  return p;
+}
+
+Platform load_xml(sg4::Engine& engine, Topology& topo) {
+  try {
+    engine.load_platform(topo.platform_xml);
+  } catch (const std::exception& e) {
+    throw InputError(topo.platform_xml, "", fmt::format("SimGrid cannot load this platform: {}", e.what()));
+  }
+  Platform p;
+  std::vector<std::vector<std::string>> hosts;
+  std::map<std::string, ClusterSpec> given;
+  for (const auto& c : topo.clusters)
+    given[c.name] = c;
+  std::vector<ClusterSpec> clusters;
+  for (auto* zone : engine.get_netzone_root()->get_children()) {
+    auto zone_hosts = zone->get_all_hosts();
+    bool is_controller = false;
+    for (auto* h : zone_hosts)
+      if (h->get_name() == kControllerHost)
+        is_controller = true;
+    if (is_controller) {
+      if (zone_hosts.size() != 1)
+        throw InputError(topo.platform_xml, "", "the zone holding host \"controller\" must hold no other host");
+      p.controller = zone_hosts.front();
+      continue;
+    }
+    if (zone_hosts.empty())
+      continue;
+    ClusterSpec spec;
+    if (auto it = given.find(zone->get_name()); it != given.end()) {
+      spec = it->second;
+      given.erase(it);
+    }
+    spec.name = zone->get_name();
+    spec.nodes = static_cast<int>(zone_hosts.size());
+    spec.speed = zone_hosts.front()->get_speed();
+    std::vector<std::string> names;
+    for (auto* h : zone_hosts) {
+      names.push_back(h->get_name());
+      p.hosts.push_back(h);
+    }
+    hosts.push_back(names);
+    clusters.push_back(spec);
+  }
+  if (!given.empty())
+    throw InputError(topo.source, "/clusters",
+                     fmt::format("cluster \"{}\" is not a zone of the platform {}", given.begin()->first,
+                                 topo.platform_xml));
+  if (!p.controller)
+    throw InputError(topo.platform_xml, "",
+                     "no host named \"controller\": a platform needs one, alone in its own zone, for the engine's "
+                     "non-computing actors (see `ckptsim platform` for an example)");
+  if (clusters.empty())
+    throw InputError(topo.platform_xml, "", "no cluster: the root zone has no child zone with hosts");
+  topo.clusters = clusters;
+  p.layout = FederationLayout(topo, hosts);
+  return p;
+}
+
+} // namespace
+
+void configure_network_model(sg4::Engine& engine, const std::string& model) {
+  if (model == "CM02") {
+    engine.set_config("network/model:CM02");
+    engine.set_config("network/TCP-gamma:0");
+    engine.set_config("network/crosstraffic:0");
+  } else if (model == "LV08") {
+    engine.set_config("network/model:LV08");
+  } else {
+    throw InputError("command line", "--network-model", fmt::format("unknown model \"{}\" (CM02, LV08)", model));
+  }
+}
+
+Platform create_platform(sg4::Engine& engine, Topology& topology) {
+  return topology.platform_xml.empty() ? build_from_topology(topology) : load_xml(engine, topology);
+}
+
+std::string platform_xml(const Topology& topo) {
+  if (!topo.platform_xml.empty())
+    throw InputError(topo.source, "/platform", "this topology already uses a platform XML");
+  std::string x = "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n";
+  x += fmt::format("<!-- Generated by ckptsim {} from {}: the same hosts, links and times as the platform ckptsim "
+                   "builds from it. -->\n",
+                   CKPTSIM_VERSION, topo.source);
+  x += "<platform version=\"4.1\">\n  <zone id=\"federation\" routing=\"Full\">\n";
+  auto cluster = [&](const std::string& name, const std::string& radical, double speed, const LinkSpec& l) {
+    x += fmt::format("    <cluster id=\"{0}\" prefix=\"{0}-\" suffix=\"\" radical=\"{1}\" speed=\"{2:.17g}f\" "
+                     "bw=\"{3:.17g}Bps\" lat=\"{4:.17g}s\" sharing_policy=\"SPLITDUPLEX\" router_id=\"{0}_router\" "
+                     "loopback_bw=\"1e300Bps\" loopback_lat=\"0s\"/>\n",
+                     name, radical, speed, l.bandwidth, l.latency / 2);
+  };
+  for (const auto& c : topo.clusters)
+    cluster(c.name, fmt::format("0-{}", c.nodes - 1), c.speed, c.san);
+  x += "    <zone id=\"controller_zone\" routing=\"Cluster\">\n      <host id=\"controller\" speed=\"1Gf\"/>\n";
+  x += fmt::format("      <link id=\"controller_link\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\" "
+                   "sharing_policy=\"SPLITDUPLEX\"/>\n",
+                   topo.controller.bandwidth, topo.controller.latency / 2);
+  x += "      <link id=\"controller_lo\" bandwidth=\"1e300Bps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n"
+       "      <host_link id=\"controller\" up=\"controller_link_UP\" down=\"controller_link_DOWN\"/>\n"
+       "      <router id=\"controller_zone_router\"/>\n"
+       "      <route src=\"controller\" dst=\"controller\" symmetrical=\"NO\"><link_ctn id=\"controller_lo\"/></route>\n"
+       "    </zone>\n";
+  const std::size_t n = topo.clusters.size();
+  for (std::size_t i = 0; i < n; i++) {
+    for (std::size_t j = i + 1; j < n; j++) {
+      const auto& l = topo.wan[i][j - i - 1];
+      x += fmt::format("    <link id=\"wan_{}_{}\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\" "
+                       "sharing_policy=\"SPLITDUPLEX\"/>\n",
+                       i, j, l.bandwidth, l.latency);
+    }
+    x += fmt::format("    <link id=\"controller_{}\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\" "
+                     "sharing_policy=\"SPLITDUPLEX\"/>\n",
+                     i, topo.controller.bandwidth, topo.controller.latency);
+  }
+  for (std::size_t i = 0; i < n; i++) {
+    for (std::size_t j = i + 1; j < n; j++)
+      x += fmt::format("    <zoneRoute src=\"{0}\" dst=\"{1}\" gw_src=\"{0}_router\" gw_dst=\"{1}_router\">"
+                       "<link_ctn id=\"wan_{2}_{3}\" direction=\"UP\"/></zoneRoute>\n",
+                       topo.clusters[i].name, topo.clusters[j].name, i, j);
+    x += fmt::format("    <zoneRoute src=\"controller_zone\" dst=\"{0}\" gw_src=\"controller_zone_router\" "
+                     "gw_dst=\"{0}_router\"><link_ctn id=\"controller_{1}\" direction=\"UP\"/></zoneRoute>\n",
+                     topo.clusters[i].name, i);
+  }
+  x += "  </zone>\n</platform>\n";
+  return x;
+}
+
+} // namespace ckptsim
