@@ -104,7 +104,9 @@ std::optional<double> parse(std::string_view text, Kind kind, std::string* why) 
     return std::numeric_limits<double>::infinity();
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end == text.data())
+  // from_chars accepts "nan": a NaN latency or size would silently poison every date, so it is
+  // rejected like any other non-number ("inf" stays valid: it means "never" for durations).
+  if (ec != std::errc() || end == text.data() || std::isnan(value))
     return fail(fmt::format("\"{}\" is not {} (expected a number with a unit such as {})", text, kind_name(kind),
                             example_of(kind)));
   std::string_view suffix(end, text.data() + text.size() - end);
