@@ -119,7 +119,7 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   if (from_xml) {
     if (r.has("wan"))
       r.where("wan").fail("with a \"platform\" XML the WAN comes from the XML; remove this field");
-  } else if (n > 1 || r.has("wan")) {
+  } else if (r.optional("wan") != nullptr || n > 1) { // optional() first: "wan" is known even when absent
     const json& wan = r.required("wan");
     Where w = r.where("wan");
     if (!wan.is_array() || wan.size() != n - 1)
