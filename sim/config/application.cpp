@@ -62,6 +62,8 @@ void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
     if (auto* v = c.optional("send")) {
       ObjectReader s(*v, c.where("send"));
       for (const auto& [dest, p] : v->items()) {
+        if (is_documentation_key(dest))
+          continue;
         int d = topo.cluster_index(dest);
         if (d < 0)
           s.where(dest).fail(fmt::format("no cluster named \"{}\" in the topology ({})", dest, topo.source));
@@ -109,6 +111,8 @@ void parse_scripted(ObjectReader& r, Application& app) {
   if (!nodes.is_object())
     nw.fail("expected an object mapping node names to their list of actions");
   for (const auto& [name, actions] : nodes.items()) {
+    if (is_documentation_key(name))
+      continue;
     Where aw = nw / name;
     if (!actions.is_array())
       aw.fail("expected an array of actions ({\"compute\": d} or {\"send\": node, \"size\": s, \"label\": l})");

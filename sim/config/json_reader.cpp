@@ -37,6 +37,10 @@ void Where::fail(const std::string& problem) const {
   throw InputError(file_, path_, problem);
 }
 
+bool is_documentation_key(std::string_view key) {
+  return key == "$schema" || key == "comment" || key == "//";
+}
+
 double as_number(const json& j, const Where& at) {
   if (!j.is_number())
     at.fail(fmt::format("expected a number, found {}", type_of(j)));
@@ -138,8 +142,8 @@ const json& ObjectReader::required(const std::string& key) {
 
 void ObjectReader::finish() const {
   for (const auto& [key, value] : obj_.items()) {
-    if (key == "$schema" || key == "comment" || key == "//")
-      continue; // documentation keys are allowed everywhere
+    if (is_documentation_key(key))
+      continue;
     if (!seen_.count(key)) {
       std::vector<std::string> known(seen_.begin(), seen_.end());
       (at_ / key).fail(fmt::format("unknown field \"{}\" (known fields here: {})", key, fmt::join(known, ", ")));

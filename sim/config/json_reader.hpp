@@ -33,6 +33,10 @@ private:
   std::string path_;
 };
 
+/** @brief "$schema", "comment" and "//": documentation keys, allowed (and ignored) in every object,
+ *  including objects keyed by cluster, node or timer names. */
+bool is_documentation_key(std::string_view key);
+
 /** @brief Typed conversions of one JSON value; each fails with a clear message. */
 double as_number(const json& j, const Where& at);
 double as_quantity(const json& j, const Where& at, units::Kind kind);

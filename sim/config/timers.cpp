@@ -16,7 +16,7 @@ std::map<std::string, double> parse_timer_set(const json& j, const Where& at) {
   ObjectReader r(j, at);
   std::map<std::string, double> out;
   for (const auto& [name, value] : j.items()) {
-    if (name == "comment" || name == "$schema")
+    if (is_documentation_key(name))
       continue;
     if (!timer_table().count(name)) {
       std::vector<std::string> known;
@@ -64,6 +64,8 @@ Timers parse_timers(const json& doc, const std::string& file, const Topology& to
   if (auto* v = r.optional("clusters")) {
     ObjectReader c(*v, r.where("clusters"));
     for (const auto& [name, set] : v->items()) {
+      if (is_documentation_key(name))
+        continue;
       if (topology.cluster_index(name) < 0)
         c.where(name).fail(fmt::format("no cluster named \"{}\" in the topology ({})", name, topology.source));
       t.per_cluster[name] = parse_timer_set(*c.optional(name), c.where(name));
@@ -73,7 +75,8 @@ Timers parse_timers(const json& doc, const std::string& file, const Topology& to
   if (auto* v = r.optional("processes")) {
     ObjectReader p(*v, r.where("processes"));
     for (const auto& [name, set] : v->items()) // host names are checked once the platform exists
-      t.per_process[name] = parse_timer_set(*p.optional(name), p.where(name));
+      if (!is_documentation_key(name))
+        t.per_process[name] = parse_timer_set(*p.optional(name), p.where(name));
     p.finish();
   }
   r.finish();

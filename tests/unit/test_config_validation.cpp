@@ -118,6 +118,23 @@ TEST(ConfigTopology, DocumentationKeysAreAllowedEverywhere) {
   EXPECT_NO_THROW(parse_topology(t, "topo.json", ""));
 }
 
+TEST(ConfigDocumentationKeys, AreNeverReadAsClusterNodeOrTimerNames) {
+  // Objects keyed by names (send, nodes, timer sets) accept the same documentation keys as others.
+  json a = stochastic_app();
+  a["clusters"][0]["send"]["comment"] = "per destination cluster";
+  EXPECT_EQ(parse_application(a, "app.json", topo()).clusters[0].send_probability, (std::vector<double>{0.5, 0.1}));
+  json s = scripted_app();
+  s["nodes"]["comment"] = "node -> actions";
+  EXPECT_EQ(parse_application(s, "app.json", topo()).script.size(), 2u);
+  json doc = json::parse(R"({"default": {"//": "x", "checkpoint_period": "1h"},
+                             "clusters": {"comment": "x", "$schema": "x", "c0": {"comment": "x", "gc_period": "2h"}},
+                             "processes": {"//": "x"}})");
+  Timers t = parse_timers(doc, "timers.json", topo());
+  EXPECT_EQ(t.per_cluster.size(), 1u);
+  EXPECT_TRUE(t.per_process.empty());
+  EXPECT_DOUBLE_EQ(t.period("gc_period", "c0", "c0-0"), 7200);
+}
+
 TEST(ConfigTopology, UnknownKeyListsTheKnownKeys) {
   json t = two_clusters();
   t["mtbff"] = "5h";
