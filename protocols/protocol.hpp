@@ -22,22 +22,23 @@ namespace ckptsim {
 
 /** @brief A copy of a node's state: what a checkpoint saves and a rollback restores. */
 struct Snapshot {
-  AppStateValue app;                // the application state (empty for services)
-  std::any protocol;                // the protocol's own state, a value chosen by the protocol
-  double date = 0;                  // when it was taken
-  std::size_t oracle_position = 0;  // engine bookkeeping: where the node's history stood
+  AppStateValue app;               // the application state (empty for services)
+  std::any protocol;               // the protocol's own state, a value chosen by the protocol
+  double date = 0;                 // when it was taken
+  std::size_t oracle_position = 0; // engine bookkeeping: where the node's history stood
 };
 
 struct FailureNotice {
   FailureId id = 0;
   NodeId victim = -1;
-  double date = 0;       // when the failure struck
-  FailureId latest = 0;  // on a restart: the newest failure the detector knows of (own included)
+  double date = 0;             // when the failure struck
+  FailureId latest = 0;        // on a restart: the newest failure the detector knows of (own included)
+  std::vector<FailureId> down; // on a restart: other detected failures whose victim is not back yet
 };
 
 /** @brief What a protocol agent may do on its node. */
 class NodeContext {
-public:
+ public:
   virtual ~NodeContext() = default;
   virtual NodeId self() const = 0;
   virtual ClusterId cluster() const = 0; // -1 for a service
@@ -89,7 +90,7 @@ public:
 
 /** @brief A protocol's behaviour on one endpoint. Default handlers pass messages straight through. */
 class Agent {
-public:
+ public:
   virtual ~Agent() = default;
   /** @brief The run starts (date 0). */
   virtual void on_start(NodeContext& /*ctx*/) {}
@@ -103,6 +104,9 @@ public:
   virtual void on_timer(NodeContext& /*ctx*/, int /*id*/) {}
   /** @brief The failure detector reports the failure of another node. */
   virtual void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) = 0;
+  /** @brief The victim of a failure this node was told of is running again (its restart is
+   *  complete and the failure detected): every node, the victim included, gets this once. */
+  virtual void on_node_back(NodeContext& /*ctx*/, const FailureNotice& /*notice*/) {}
   /** @brief The application has done all its work. */
   virtual void on_app_finished(NodeContext& /*ctx*/) {}
   /** @brief No protocol action is under way (the run may end when every endpoint is idle). */
@@ -121,7 +125,7 @@ struct ProtocolSetup {
 };
 
 class ProtocolModule {
-public:
+ public:
   virtual ~ProtocolModule() = default;
   /** @brief Whether a failure may strike while a recovery runs (OverlapPolicy::Protocol). */
   virtual bool tolerates_overlapping_failures() const { return true; }
@@ -146,14 +150,14 @@ struct ProtocolInfo {
 
 /** @brief The registry of protocols, filled by static registrations (CKPTSIM_REGISTER_PROTOCOL). */
 class ProtocolRegistry {
-public:
+ public:
   static ProtocolRegistry& instance();
   void add(ProtocolInfo info);
   /** @brief The protocol named @p name; throws InputError listing the valid names otherwise. */
   const ProtocolInfo& get(const std::string& name, const std::string& where = "--protocol") const;
   const std::map<std::string, ProtocolInfo>& all() const { return protocols_; }
 
-private:
+ private:
   std::map<std::string, ProtocolInfo> protocols_;
 };
 

@@ -1,16 +1,21 @@
 /* Protocol "none" (SPEC 3.1): no checkpoint. A failure restarts the whole application from the
- * beginning. Every message carries the sender's epoch (the newest failure it has restarted for),
- * so that a message of an undone execution is never delivered to the new one, and a message of a
- * newer execution tells a node that has not heard of the failure yet to restart first. */
+ * beginning: when a node hears of a failure it rolls back to the initial state and waits until
+ * the failed node is back (a global restart needs every process), then all start again.
+ * Every message carries the sender's epoch (the newest failure it restarted for), so that a
+ * message of an undone execution is never delivered to the new one, and a message of a newer
+ * execution makes a node that has not heard of the failure yet restart first. */
 #include "protocols/protocol.hpp"
 
 #include <fmt/format.h>
+
+#include <set>
 
 namespace ckptsim {
 namespace {
 
 struct Epoch : Payload {
-  explicit Epoch(FailureId e) : epoch(e) {}
+  explicit Epoch(FailureId e)
+      : epoch(e) {}
   FailureId epoch;
   nlohmann::ordered_json to_json() const override { return {{"epoch", epoch}}; }
   double bytes() const override { return 8; }
@@ -19,25 +24,29 @@ struct Epoch : Payload {
 constexpr int kRestartTimer = 1;
 
 class NoneAgent : public Agent {
-public:
-  void on_start(NodeContext&) override {}
-
+ public:
   void on_restart(NodeContext& ctx, const FailureNotice& own) override {
     epoch_ = own.latest;
+    waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
+    waiting_for_.insert(own.id);
     ctx.restore(ctx.initial_snapshot(), fmt::format("restart from scratch (failure {})", own.id));
-    // The fresh process pays the restart overhead before it computes again.
+    // The fresh process pays the restart overhead, then waits for the global restart.
     ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
   }
 
   void on_timer(NodeContext& ctx, int id) override {
-    if (id != kRestartTimer)
-      return;
-    ctx.resume_app();
-    ctx.restart_complete();
+    if (id == kRestartTimer) ctx.restart_complete();
   }
 
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override {
+    waiting_for_.insert(notice.id);
     restart_for(ctx, notice.id);
+    ctx.pause_app();
+  }
+
+  void on_node_back(NodeContext& ctx, const FailureNotice& notice) override {
+    waiting_for_.erase(notice.id);
+    if (waiting_for_.empty()) ctx.resume_app();
   }
 
   void on_app_send(NodeContext& ctx, const AppMessage& msg) override {
@@ -55,24 +64,25 @@ public:
     ctx.deliver(msg, pb);
   }
 
-private:
+ private:
   void restart_for(NodeContext& ctx, FailureId failure) {
-    if (failure <= epoch_)
-      return;
+    if (failure <= epoch_) return;
     epoch_ = failure;
     ctx.restore(ctx.initial_snapshot(), fmt::format("global restart from scratch (failure {})", failure));
   }
   FailureId epoch_ = 0;
+  std::set<FailureId> waiting_for_; // failures whose victim is not back yet
 };
 
 class NoneModule : public ProtocolModule {
-public:
+ public:
   std::unique_ptr<Agent> make_agent(NodeId, bool) const override { return std::make_unique<NoneAgent>(); }
 };
 
-const ProtocolRegistration registration{
-    {"none", "no checkpoint: a failure restarts the whole application from the beginning",
-     [](const ProtocolSetup&) { return std::make_unique<NoneModule>(); }, {}}};
+const ProtocolRegistration registration{{"none",
+                                         "no checkpoint: a failure restarts the whole application from the beginning",
+                                         [](const ProtocolSetup&) { return std::make_unique<NoneModule>(); },
+                                         {}}};
 
 } // namespace
 } // namespace ckptsim

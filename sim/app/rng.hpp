@@ -27,11 +27,10 @@ inline std::uint64_t mix_seed(std::uint64_t a, std::uint64_t b, std::uint64_t c 
 }
 
 class Rng {
-public:
+ public:
   explicit Rng(std::uint64_t seed = 1) { reseed(seed); }
   void reseed(std::uint64_t seed) {
-    for (auto& w : s_)
-      w = splitmix64(seed);
+    for (auto& w : s_) w = splitmix64(seed);
   }
   std::uint64_t next() {
     const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
@@ -56,7 +55,7 @@ public:
   std::uint64_t below(std::uint64_t n) { return static_cast<std::uint64_t>(uniform() * static_cast<double>(n)); }
   bool operator==(const Rng&) const = default;
 
-private:
+ private:
   static std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::uint64_t s_[4];
 };

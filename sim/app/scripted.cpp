@@ -9,7 +9,7 @@ namespace ckptsim {
 
 namespace {
 class ScriptedState : public AppState {
-public:
+ public:
   std::unique_ptr<AppState> clone() const override { return std::make_unique<ScriptedState>(*this); }
   std::size_t next_action = 0;
 };
@@ -25,17 +25,16 @@ ScriptedWorkload::ScriptedWorkload(const Application& app, const FederationLayou
   for (const auto& node : app.script) {
     NodeId id = layout.resolve(node.node);
     if (id < 0)
-      fail_at(node.where, fmt::format("no node \"{}\" in the federation (use a host name such as \"{}\" or an "
-                                      "index below {})",
-                                      node.node, layout.num_nodes() ? layout.host_name(0) : "c0-0", layout.num_nodes()));
+      fail_at(node.where,
+              fmt::format("no node \"{}\" in the federation (use a host name such as \"{}\" or an "
+                          "index below {})",
+                          node.node, layout.num_nodes() ? layout.host_name(0) : "c0-0", layout.num_nodes()));
     for (const auto& a : node.actions) {
       Action act{a.kind == ScriptedAction::Kind::Compute, a.work, -1, a.size, a.label};
       if (!act.compute) {
         act.to = layout.resolve(a.to);
-        if (act.to < 0)
-          fail_at(a.where + "/send", fmt::format("no node \"{}\" in the federation", a.to));
-        if (act.to == id)
-          fail_at(a.where + "/send", "a node cannot send a message to itself");
+        if (act.to < 0) fail_at(a.where + "/send", fmt::format("no node \"{}\" in the federation", a.to));
+        if (act.to == id) fail_at(a.where + "/send", "a node cannot send a message to itself");
       }
       scripts_[id].push_back(act);
     }
@@ -54,8 +53,7 @@ std::optional<double> ScriptedWorkload::advance(AppState& base, NodeId self, std
   while (state.next_action < script.size()) {
     const Action& a = script[state.next_action++];
     if (a.compute) {
-      if (a.work > 0)
-        return a.work;
+      if (a.work > 0) return a.work;
       continue;
     }
     AppMessage m;
@@ -74,14 +72,12 @@ std::optional<double> ScriptedWorkload::advance(AppState& base, NodeId self, std
 double ScriptedWorkload::failure_free_work(NodeId process) const {
   double total = 0;
   for (const auto& a : scripts_[process])
-    if (a.compute)
-      total += a.work;
+    if (a.compute) total += a.work;
   return total;
 }
 
 std::unique_ptr<Workload> make_workload(const Application& app, const FederationLayout& layout) {
-  if (app.kind == "scripted")
-    return std::make_unique<ScriptedWorkload>(app, layout);
+  if (app.kind == "scripted") return std::make_unique<ScriptedWorkload>(app, layout);
   return std::make_unique<StochasticWorkload>(app, layout);
 }
 

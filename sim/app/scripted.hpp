@@ -8,13 +8,13 @@
 namespace ckptsim {
 
 class ScriptedWorkload : public Workload {
-public:
+ public:
   ScriptedWorkload(const Application& app, const FederationLayout& layout);
   AppStateValue initial_state(NodeId process, std::uint64_t seed) const override;
   std::optional<double> advance(AppState& state, NodeId self, std::vector<AppMessage>& sends) const override;
   double failure_free_work(NodeId process) const override;
 
-private:
+ private:
   struct Action {
     bool compute;
     double work;

@@ -6,7 +6,7 @@ namespace ckptsim {
 
 namespace {
 class StochasticState : public AppState {
-public:
+ public:
   std::unique_ptr<AppState> clone() const override { return std::make_unique<StochasticState>(*this); }
   bool computed = false; // the current step's computation is done, its sends are due
 };
@@ -48,17 +48,14 @@ void StochasticWorkload::draw_sends(AppState& state, NodeId self, std::vector<Ap
   if (!app_.node_matrix.empty()) {
     const auto& row = app_.node_matrix[self];
     for (NodeId d = 0; d < static_cast<NodeId>(row.size()); d++)
-      if (d != self && state.rng.bernoulli(row[d]))
-        emit(d);
+      if (d != self && state.rng.bernoulli(row[d])) emit(d);
     return;
   }
   for (ClusterId c = 0; c < layout_.num_clusters(); c++) {
-    if (!state.rng.bernoulli(spec.send_probability[c]))
-      continue;
+    if (!state.rng.bernoulli(spec.send_probability[c])) continue;
     const ClusterLayout& cl = layout_.cluster(c);
     const int candidates = cl.size - (c == mine ? 1 : 0);
-    if (candidates <= 0)
-      continue;
+    if (candidates <= 0) continue;
     auto pick = static_cast<NodeId>(state.rng.below(static_cast<std::uint64_t>(candidates)));
     NodeId dst = cl.first + pick;
     if (c == mine && dst >= self) // skip oneself

@@ -9,13 +9,15 @@
 namespace ckptsim {
 
 class StochasticWorkload : public Workload {
-public:
-  StochasticWorkload(const Application& app, const FederationLayout& layout) : app_(app), layout_(layout) {}
+ public:
+  StochasticWorkload(const Application& app, const FederationLayout& layout)
+      : app_(app)
+      , layout_(layout) {}
   AppStateValue initial_state(NodeId process, std::uint64_t seed) const override;
   std::optional<double> advance(AppState& state, NodeId self, std::vector<AppMessage>& sends) const override;
   double failure_free_work(NodeId) const override { return app_.total_time; }
 
-private:
+ private:
   void draw_sends(AppState& state, NodeId self, std::vector<AppMessage>& sends) const;
   double draw_compute(AppState& state, const Distribution& d) const;
   const Application& app_;

@@ -18,7 +18,7 @@ namespace ckptsim {
 
 /** @brief What every application state holds; kinds extend it. */
 class AppState {
-public:
+ public:
   virtual ~AppState() = default;
   virtual std::unique_ptr<AppState> clone() const = 0;
 
@@ -32,10 +32,12 @@ public:
 
 /** @brief A copyable owner of an AppState (copies clone it). */
 class AppStateValue {
-public:
+ public:
   AppStateValue() = default;
-  explicit AppStateValue(std::unique_ptr<AppState> s) : s_(std::move(s)) {}
-  AppStateValue(const AppStateValue& o) : s_(o.s_ ? o.s_->clone() : nullptr) {}
+  explicit AppStateValue(std::unique_ptr<AppState> s)
+      : s_(std::move(s)) {}
+  AppStateValue(const AppStateValue& o)
+      : s_(o.s_ ? o.s_->clone() : nullptr) {}
   AppStateValue& operator=(const AppStateValue& o) {
     s_ = o.s_ ? o.s_->clone() : nullptr;
     return *this;
@@ -46,12 +48,12 @@ public:
   AppState& operator*() const { return *s_; }
   explicit operator bool() const { return s_ != nullptr; }
 
-private:
+ private:
   std::unique_ptr<AppState> s_;
 };
 
 class Workload {
-public:
+ public:
   virtual ~Workload() = default;
   virtual AppStateValue initial_state(NodeId process, std::uint64_t seed) const = 0;
   /** @brief Runs the zero-time actions due now: appends the messages to send to @p sends and

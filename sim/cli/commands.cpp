@@ -42,8 +42,7 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
   po::variables_map vm;
   try {
     auto parser = po::command_line_parser(args).options(desc);
-    if (positional)
-      parser.positional(*positional);
+    if (positional) parser.positional(*positional);
     po::store(parser.run(), vm);
     po::notify(vm);
   } catch (const po::error& e) {
@@ -63,8 +62,7 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
   std::map<std::string, std::string> params;
   for (const auto& p : raw) {
     auto eq = p.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError("command line", "--param " + p, "expected KEY=VALUE");
+    if (eq == std::string::npos || eq == 0) throw InputError("command line", "--param " + p, "expected KEY=VALUE");
     params[p.substr(0, eq)] = p.substr(eq + 1);
   }
   return params;
@@ -88,10 +86,11 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "end", po::value(&end), "stop the simulation at this date (e.g. 24h)")(
       "output,o", po::value(&opt.output), "write the statistics here (.json, or .csv for a one-row table)")(
       "trace", po::value(&opt.trace_file), "write a JSON-lines trace here (docs/TRACE.md)")(
-      "trace-level", po::value(&opt.trace_level)->default_value(1), "0: run events, 1: + application messages, "
-                                                                    "2: + every node action")(
-      "set", po::value(&opt.overrides)->composing(), "override an input field: PATH=VALUE, PATH starting with "
-                                                     "topology/, application/ or timers/ (repeatable)")(
+      "trace-level", po::value(&opt.trace_level)->default_value(1),
+      "0: run events, 1: + application messages, "
+      "2: + every node action")("set", po::value(&opt.overrides)->composing(),
+                                "override an input field: PATH=VALUE, PATH starting with "
+                                "topology/, application/ or timers/ (repeatable)")(
       "network-model", po::value(&opt.network_model)->default_value("CM02"),
       "CM02 (latency + size/bandwidth, as in the papers) or LV08")(
       "progress", po::value<bool>(), "progress line on stderr (default: when stderr is a terminal)")(
@@ -106,8 +105,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   if (!end.empty()) {
     std::string why;
     auto v = units::parse(end, units::Kind::Duration, &why);
-    if (!v)
-      throw InputError("command line", "--end", why);
+    if (!v) throw InputError("command line", "--end", why);
     opt.end_date = *v;
   }
   opt.progress = vm.count("progress") ? vm["progress"].as<bool>() : isatty(STDERR_FILENO) != 0;
@@ -119,10 +117,8 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   argv.insert(argv.end(), sg_args.begin(), sg_args.end());
   run.prepare(argv);
   RunResult result = run.simulate();
-  if (!opt.output.empty())
-    write_results(opt.output, result.document);
-  if (!opt.quiet)
-    std::fputs(result.summary.c_str(), stdout);
+  if (!opt.output.empty()) write_results(opt.output, result.document);
+  if (!opt.quiet) std::fputs(result.summary.c_str(), stdout);
   if (result.violations > 0) {
     std::fprintf(stderr, "ckptsim: %zu consistency violation(s): a protocol or engine bug (see above)\n",
                  result.violations);
@@ -156,8 +152,7 @@ int validate_command(const std::vector<std::string>& raw_args, const std::string
   }
   for (const auto& f : positional) {
     json doc = load_json_file(f);
-    if (!doc.is_object())
-      throw InputError(f, "", "expected a JSON object");
+    if (!doc.is_object()) throw InputError(f, "", "expected a JSON object");
     if (doc.contains("kind"))
       files.application = f;
     else if (doc.contains("wan") || doc.contains("mtbf") || doc.contains("platform") ||
@@ -167,18 +162,17 @@ int validate_command(const std::vector<std::string>& raw_args, const std::string
              (doc.contains("clusters") && doc["clusters"].is_object()))
       files.timers = f;
     else
-      throw InputError(f, "", "cannot tell which kind of input this is; name it with --topology, --application "
-                              "or --timers");
+      throw InputError(f, "",
+                       "cannot tell which kind of input this is; name it with --topology, --application "
+                       "or --timers");
   }
   RunConfig config;
   const bool topology_only = files.application.empty() && (!files.topology.empty() || !files.platform.empty());
   if (topology_only) { // nothing refers to the clusters: check the topology (and its XML) alone
     config.topology_doc = files.topology.empty() ? json::object() : load_json_file(files.topology);
     config.topology_file = files.topology.empty() ? "<command line>" : files.topology;
-    if (!files.topology.empty())
-      config.base_dir = std::filesystem::path(files.topology).parent_path().string();
-    if (!files.platform.empty())
-      config.topology_doc["platform"] = files.platform;
+    if (!files.topology.empty()) config.base_dir = std::filesystem::path(files.topology).parent_path().string();
+    if (!files.platform.empty()) config.topology_doc["platform"] = files.platform;
     Topology topo = parse_topology(config.topology_doc, config.topology_file, config.base_dir);
     std::printf("ok: topology %s%s\n", config.topology_file.c_str(),
                 topo.platform_xml.empty() ? "" : " (its platform XML is loaded only with an application)");
@@ -198,15 +192,13 @@ int validate_command(const std::vector<std::string>& raw_args, const std::string
 int protocols_command(const std::vector<std::string>&) {
   std::printf("Protocols (--protocol NAME, parameters with --param KEY=VALUE):\n");
   for (const auto& [name, info] : ProtocolRegistry::instance().all()) {
-    if (name.rfind("test-", 0) == 0)
-      continue;
+    if (name.rfind("test-", 0) == 0) continue;
     std::printf("  %-12s %s\n", name.c_str(), info.description.c_str());
     for (const auto& [p, desc] : info.params)
       std::printf("  %-12s   --param %s=...  %s\n", "", p.c_str(), desc.c_str());
   }
   std::printf("\nTimers (timer file):\n");
-  for (const auto& [name, desc] : declared_timers())
-    std::printf("  %-18s %s\n", name.c_str(), desc.c_str());
+  for (const auto& [name, desc] : declared_timers()) std::printf("  %-18s %s\n", name.c_str(), desc.c_str());
   return 0;
 }
 
@@ -225,8 +217,7 @@ int platform_command(const std::vector<std::string>& args) {
       topology.empty()
           ? parse_topology(parse_json_text(default_scenario::topology(), "<embedded:topology>"), "<embedded:topology>",
                            "")
-          : parse_topology(load_json_file(topology), topology,
-                           std::filesystem::path(topology).parent_path().string());
+          : parse_topology(load_json_file(topology), topology, std::filesystem::path(topology).parent_path().string());
   std::string xml = platform_xml(topo);
   if (output.empty())
     std::fputs(xml.c_str(), stdout);

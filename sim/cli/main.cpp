@@ -35,14 +35,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
-    if (command == "run")
-      return ckptsim::cli::run_command(args, argv[0]);
-    if (command == "validate")
-      return ckptsim::cli::validate_command(args, argv[0]);
-    if (command == "protocols")
-      return ckptsim::cli::protocols_command(args);
-    if (command == "platform")
-      return ckptsim::cli::platform_command(args);
+    if (command == "run") return ckptsim::cli::run_command(args, argv[0]);
+    if (command == "validate") return ckptsim::cli::validate_command(args, argv[0]);
+    if (command == "protocols") return ckptsim::cli::protocols_command(args);
+    if (command == "platform") return ckptsim::cli::platform_command(args);
     std::fprintf(stderr, "ckptsim: unknown command \"%s\"\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const ckptsim::InputError& e) {

@@ -13,13 +13,11 @@ namespace {
 void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
              std::vector<std::pair<std::string, std::string>>& out) {
   if (j.is_object()) {
-    for (const auto& [k, v] : j.items())
-      flatten(v, prefix.empty() ? k : prefix + "." + k, out);
+    for (const auto& [k, v] : j.items()) flatten(v, prefix.empty() ? k : prefix + "." + k, out);
   } else if (j.is_array()) {
     // Arrays of records (failures, recoveries) stay in the JSON; arrays of numbers are columns.
     for (std::size_t i = 0; i < j.size(); i++)
-      if (!j[i].is_object())
-        flatten(j[i], prefix + "." + std::to_string(i), out);
+      if (!j[i].is_object()) flatten(j[i], prefix + "." + std::to_string(i), out);
   } else if (j.is_string()) {
     out.emplace_back(prefix, j.get<std::string>());
   } else {
@@ -28,11 +26,9 @@ void flatten(const nlohmann::ordered_json& j, const std::string& prefix,
 }
 
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
   std::string q = "\"";
-  for (char c : s)
-    q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
 } // namespace
@@ -40,8 +36,7 @@ std::string csv_field(const std::string& s) {
 std::vector<std::pair<std::string, std::string>> flatten_results(const nlohmann::ordered_json& doc) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& [k, v] : doc.items())
-    if (k != "inputs")
-      flatten(v, k, out);
+    if (k != "inputs") flatten(v, k, out);
   return out;
 }
 
@@ -49,11 +44,9 @@ void write_file_atomically(const std::string& path, const std::string& content) 
   const std::string tmp = fmt::format("{}.tmp-{}", path, getpid());
   {
     std::ofstream out(tmp, std::ios::binary);
-    if (!out)
-      throw InputError(path, "", "cannot write the output file (does its folder exist?)");
+    if (!out) throw InputError(path, "", "cannot write the output file (does its folder exist?)");
     out << content;
-    if (!out.flush())
-      throw InputError(path, "", "writing the output file failed");
+    if (!out.flush()) throw InputError(path, "", "writing the output file failed");
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());

@@ -33,8 +33,7 @@ RunConfig load_scenario(const ScenarioFiles& files, const std::vector<std::strin
     c.topology_doc = parse_json_text(default_scenario::topology(), c.topology_file);
   }
   if (!files.platform.empty()) {
-    if (!c.topology_doc.is_object())
-      throw InputError(c.topology_file, "", "expected an object");
+    if (!c.topology_doc.is_object()) throw InputError(c.topology_file, "", "expected an object");
     c.topology_doc["platform"] = std::filesystem::absolute(files.platform).string();
   }
   if (!files.application.empty()) {
@@ -52,8 +51,7 @@ RunConfig load_scenario(const ScenarioFiles& files, const std::vector<std::strin
   } else {
     c.timers_doc = parse_json_text(default_scenario::timers(), c.timers_file);
   }
-  for (const auto& o : overrides)
-    apply_override(c, o);
+  for (const auto& o : overrides) apply_override(c, o);
   c.options.overrides = overrides;
   return c;
 }
@@ -86,7 +84,8 @@ void apply_override(RunConfig& config, const std::string& assignment) {
     // Creating a missing field is fine (the loader will reject an unknown one); an index past
     // the end of an array is not.
     if (!doc->contains(ptr.parent_pointer()) && !ptr.parent_pointer().empty())
-      throw InputError("command line", where, fmt::format("{} has no field {}", doc_name, ptr.parent_pointer().to_string()));
+      throw InputError("command line", where,
+                       fmt::format("{} has no field {}", doc_name, ptr.parent_pointer().to_string()));
     (*doc)[ptr] = value;
   } catch (const json::exception& e) {
     throw InputError("command line", where, fmt::format("cannot set this path: {}", e.what()));

@@ -19,8 +19,7 @@ Distribution parse_distribution(const json& j, const Where& at) {
     d.kind = Distribution::Kind::Uniform;
     d.min = as_nonnegative_quantity(r.required("min"), r.where("min"), units::Kind::Duration);
     d.max = as_positive_quantity(r.required("max"), r.where("max"), units::Kind::Duration);
-    if (d.max <= d.min)
-      r.where("max").fail("\"max\" must be greater than \"min\"");
+    if (d.max <= d.min) r.where("max").fail("\"max\" must be greater than \"min\"");
     d.mean = (d.min + d.max) / 2;
   } else {
     d.kind = kind == "constant" ? Distribution::Kind::Constant : Distribution::Kind::Exponential;
@@ -38,8 +37,7 @@ void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
 
   const json& clusters = r.required("clusters");
   Where cw = r.where("clusters");
-  if (!clusters.is_array())
-    cw.fail("expected an array with one entry per cluster");
+  if (!clusters.is_array()) cw.fail("expected an array with one entry per cluster");
   const std::size_t n = topo.clusters.size();
   app.clusters.assign(n, StochasticCluster{});
   std::vector<bool> given(n, false);
@@ -49,8 +47,7 @@ void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
     int idx = topo.cluster_index(name);
     if (idx < 0)
       c.where("cluster").fail(fmt::format("no cluster named \"{}\" in the topology ({})", name, topo.source));
-    if (given[idx])
-      c.where("cluster").fail(fmt::format("cluster \"{}\" is described twice", name));
+    if (given[idx]) c.where("cluster").fail(fmt::format("cluster \"{}\" is described twice", name));
     given[idx] = true;
     StochasticCluster& sc = app.clusters[idx];
     sc.cluster = name;
@@ -62,11 +59,9 @@ void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
     if (auto* v = c.optional("send")) {
       ObjectReader s(*v, c.where("send"));
       for (const auto& [dest, p] : v->items()) {
-        if (is_documentation_key(dest))
-          continue;
+        if (is_documentation_key(dest)) continue;
         int d = topo.cluster_index(dest);
-        if (d < 0)
-          s.where(dest).fail(fmt::format("no cluster named \"{}\" in the topology ({})", dest, topo.source));
+        if (d < 0) s.where(dest).fail(fmt::format("no cluster named \"{}\" in the topology ({})", dest, topo.source));
         sc.send_probability[d] = as_probability(*s.optional(dest), s.where(dest));
       }
       s.finish();
@@ -82,8 +77,7 @@ void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
   if (auto* v = r.optional("node_matrix")) {
     Where mw = r.where("node_matrix");
     std::size_t nodes = 0;
-    for (const auto& c : topo.clusters)
-      nodes += static_cast<std::size_t>(c.nodes);
+    for (const auto& c : topo.clusters) nodes += static_cast<std::size_t>(c.nodes);
     if (!v->is_array() || (nodes > 0 && v->size() != nodes))
       mw.fail(fmt::format("expected a {0} x {0} matrix (one row per node of the federation)", nodes));
     for (std::size_t i = 0; i < v->size(); i++) {
@@ -91,28 +85,23 @@ void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
       if (!row.is_array() || row.size() != v->size())
         (mw / i).fail(fmt::format("row {} must hold {} probabilities", i, v->size()));
       app.node_matrix.emplace_back();
-      for (std::size_t k = 0; k < row.size(); k++)
-        app.node_matrix.back().push_back(as_probability(row[k], mw / i / k));
+      for (std::size_t k = 0; k < row.size(); k++) app.node_matrix.back().push_back(as_probability(row[k], mw / i / k));
     }
   }
 }
 
 std::string node_ref(const json& j, const Where& at) {
-  if (j.is_number_integer())
-    return std::to_string(as_integer(j, at, 0, 100'000'000));
-  if (j.is_string() && !j.get<std::string>().empty())
-    return j.get<std::string>();
+  if (j.is_number_integer()) return std::to_string(as_integer(j, at, 0, 100'000'000));
+  if (j.is_string() && !j.get<std::string>().empty()) return j.get<std::string>();
   at.fail("expected a node: a host name such as \"c0-3\" or a global node index");
 }
 
 void parse_scripted(ObjectReader& r, Application& app) {
   const json& nodes = r.required("nodes");
   Where nw = r.where("nodes");
-  if (!nodes.is_object())
-    nw.fail("expected an object mapping node names to their list of actions");
+  if (!nodes.is_object()) nw.fail("expected an object mapping node names to their list of actions");
   for (const auto& [name, actions] : nodes.items()) {
-    if (is_documentation_key(name))
-      continue;
+    if (is_documentation_key(name)) continue;
     Where aw = nw / name;
     if (!actions.is_array())
       aw.fail("expected an array of actions ({\"compute\": d} or {\"send\": node, \"size\": s, \"label\": l})");
@@ -128,10 +117,8 @@ void parse_scripted(ObjectReader& r, Application& app) {
         act.kind = ScriptedAction::Kind::Send;
         act.to = node_ref(*a.optional("send"), a.where("send"));
         act.size = 1024;
-        if (auto* v = a.optional("size"))
-          act.size = as_nonnegative_quantity(*v, a.where("size"), units::Kind::Size);
-        if (auto* v = a.optional("label"))
-          act.label = as_string(*v, a.where("label"));
+        if (auto* v = a.optional("size")) act.size = as_nonnegative_quantity(*v, a.where("size"), units::Kind::Size);
+        if (auto* v = a.optional("label")) act.label = as_string(*v, a.where("label"));
       } else {
         (aw / i).fail("an action needs \"compute\" or \"send\"");
       }
@@ -142,15 +129,13 @@ void parse_scripted(ObjectReader& r, Application& app) {
   }
   if (auto* v = r.optional("failures")) {
     Where fw = r.where("failures");
-    if (!v->is_array())
-      fw.fail("expected an array of {\"date\": d, \"node\": n}");
+    if (!v->is_array()) fw.fail("expected an array of {\"date\": d, \"node\": n}");
     double previous = 0;
     for (std::size_t i = 0; i < v->size(); i++) {
       ObjectReader f((*v)[i], fw / i);
       FailureEvent ev;
       ev.date = as_nonnegative_quantity(f.required("date"), f.where("date"), units::Kind::Duration);
-      if (ev.date < previous)
-        f.where("date").fail("failures must be listed in non-decreasing date order");
+      if (ev.date < previous) f.where("date").fail("failures must be listed in non-decreasing date order");
       previous = ev.date;
       ev.node = node_ref(f.required("node"), f.where("node"));
       ev.where = (fw / i).file() + ": " + (fw / i).path();
@@ -168,8 +153,7 @@ Application parse_application(const json& doc, const std::string& file, const To
   Application app;
   app.source = file;
   app.kind = as_choice(r.required("kind"), r.where("kind"), {"stochastic", "scripted"});
-  if (auto* v = r.optional("deterministic"))
-    app.deterministic = as_bool(*v, r.where("deterministic"));
+  if (auto* v = r.optional("deterministic")) app.deterministic = as_bool(*v, r.where("deterministic"));
   if (app.kind == "stochastic")
     parse_stochastic(r, app, topology);
   else

@@ -44,12 +44,12 @@ struct ScriptedNode {
 struct Application {
   std::string source = "<embedded>";
   std::string kind = "stochastic";
-  double total_time = 0;      // stochastic: failure-free computation of every process, seconds
-  bool deterministic = true;  // re-execution after a rollback repeats itself (PWD)
-  std::vector<StochasticCluster> clusters;          // stochastic, in topology order once resolved
-  std::vector<std::vector<double>> node_matrix;     // stochastic: optional node-to-node probabilities
-  std::vector<ScriptedNode> script;                 // scripted
-  std::vector<FailureEvent> scripted_failures;      // scripted
+  double total_time = 0;                        // stochastic: failure-free computation of every process, seconds
+  bool deterministic = true;                    // re-execution after a rollback repeats itself (PWD)
+  std::vector<StochasticCluster> clusters;      // stochastic, in topology order once resolved
+  std::vector<std::vector<double>> node_matrix; // stochastic: optional node-to-node probabilities
+  std::vector<ScriptedNode> script;             // scripted
+  std::vector<FailureEvent> scripted_failures;  // scripted
 };
 
 /** @brief Reads and validates an application document against the topology's cluster names. */

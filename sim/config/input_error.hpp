@@ -8,7 +8,7 @@
 namespace ckptsim {
 
 class InputError : public std::runtime_error {
-public:
+ public:
   InputError(std::string file, std::string path, std::string problem)
       : std::runtime_error(file + ": " + (path.empty() ? std::string("/") : path) + ": " + problem)
       , file_(std::move(file))
@@ -18,7 +18,7 @@ public:
   const std::string& path() const { return path_; }
   const std::string& problem() const { return problem_; }
 
-private:
+ private:
   std::string file_;
   std::string path_;
   std::string problem_;

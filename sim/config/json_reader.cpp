@@ -22,44 +22,30 @@ std::string escape_pointer_token(std::string_view key) {
   return out;
 }
 
-std::string type_of(const json& j) {
-  return j.type_name();
-}
+std::string type_of(const json& j) { return j.type_name(); }
 } // namespace
 
-Where Where::operator/(std::string_view key) const {
-  return Where(file_, path_ + "/" + escape_pointer_token(key));
-}
-Where Where::operator/(std::size_t index) const {
-  return Where(file_, path_ + "/" + std::to_string(index));
-}
-void Where::fail(const std::string& problem) const {
-  throw InputError(file_, path_, problem);
-}
+Where Where::operator/(std::string_view key) const { return Where(file_, path_ + "/" + escape_pointer_token(key)); }
+Where Where::operator/(std::size_t index) const { return Where(file_, path_ + "/" + std::to_string(index)); }
+void Where::fail(const std::string& problem) const { throw InputError(file_, path_, problem); }
 
-bool is_documentation_key(std::string_view key) {
-  return key == "$schema" || key == "comment" || key == "//";
-}
+bool is_documentation_key(std::string_view key) { return key == "$schema" || key == "comment" || key == "//"; }
 
 double as_number(const json& j, const Where& at) {
-  if (!j.is_number())
-    at.fail(fmt::format("expected a number, found {}", type_of(j)));
+  if (!j.is_number()) at.fail(fmt::format("expected a number, found {}", type_of(j)));
   double v = j.get<double>();
-  if (!std::isfinite(v))
-    at.fail("expected a finite number");
+  if (!std::isfinite(v)) at.fail("expected a finite number");
   return v;
 }
 
 double as_quantity(const json& j, const Where& at, units::Kind kind) {
-  if (j.is_number())
-    return as_number(j, at);
+  if (j.is_number()) return as_number(j, at);
   if (!j.is_string())
     at.fail(fmt::format("expected {} (a number in SI units or a string with a unit), found {}", units::kind_name(kind),
                         type_of(j)));
   std::string why;
   auto v = units::parse(j.get<std::string>(), kind, &why);
-  if (!v)
-    at.fail(why);
+  if (!v) at.fail(why);
   return *v;
 }
 
@@ -78,8 +64,7 @@ double as_nonnegative_quantity(const json& j, const Where& at, units::Kind kind)
 }
 
 double as_period(const json& j, const Where& at) {
-  if (j.is_null() || (j.is_string() && j.get<std::string>() == "never"))
-    return std::numeric_limits<double>::infinity();
+  if (j.is_null() || (j.is_string() && j.get<std::string>() == "never")) return std::numeric_limits<double>::infinity();
   double v = as_quantity(j, at, units::Kind::Duration);
   if (!(v > 0))
     at.fail(fmt::format("a period must be greater than zero (or null / \"inf\" for never), found {}", j.dump()));
@@ -88,8 +73,7 @@ double as_period(const json& j, const Where& at) {
 
 double as_probability(const json& j, const Where& at) {
   double v = as_number(j, at);
-  if (v < 0 || v > 1)
-    at.fail(fmt::format("a probability must be within [0, 1], found {}", j.dump()));
+  if (v < 0 || v > 1) at.fail(fmt::format("a probability must be within [0, 1], found {}", j.dump()));
   return v;
 }
 
@@ -103,28 +87,26 @@ std::int64_t as_integer(const json& j, const Where& at, std::int64_t min, std::i
 }
 
 std::string as_string(const json& j, const Where& at) {
-  if (!j.is_string())
-    at.fail(fmt::format("expected a string, found {}", type_of(j)));
+  if (!j.is_string()) at.fail(fmt::format("expected a string, found {}", type_of(j)));
   return j.get<std::string>();
 }
 
 bool as_bool(const json& j, const Where& at) {
-  if (!j.is_boolean())
-    at.fail(fmt::format("expected true or false, found {}", type_of(j)));
+  if (!j.is_boolean()) at.fail(fmt::format("expected true or false, found {}", type_of(j)));
   return j.get<bool>();
 }
 
 std::string as_choice(const json& j, const Where& at, const std::vector<std::string>& choices) {
   std::string s = as_string(j, at);
   for (const auto& c : choices)
-    if (c == s)
-      return s;
+    if (c == s) return s;
   at.fail(fmt::format("\"{}\" is not one of: {}", s, fmt::join(choices, ", ")));
 }
 
-ObjectReader::ObjectReader(const json& j, Where at) : obj_(j), at_(std::move(at)) {
-  if (!j.is_object())
-    at_.fail(fmt::format("expected an object, found {}", type_of(j)));
+ObjectReader::ObjectReader(const json& j, Where at)
+    : obj_(j)
+    , at_(std::move(at)) {
+  if (!j.is_object()) at_.fail(fmt::format("expected an object, found {}", type_of(j)));
 }
 
 const json* ObjectReader::optional(const std::string& key) {
@@ -135,15 +117,13 @@ const json* ObjectReader::optional(const std::string& key) {
 
 const json& ObjectReader::required(const std::string& key) {
   const json* v = optional(key);
-  if (!v)
-    at_.fail(fmt::format("missing required field \"{}\"", key));
+  if (!v) at_.fail(fmt::format("missing required field \"{}\"", key));
   return *v;
 }
 
 void ObjectReader::finish() const {
   for (const auto& [key, value] : obj_.items()) {
-    if (is_documentation_key(key))
-      continue;
+    if (is_documentation_key(key)) continue;
     if (!seen_.count(key)) {
       std::vector<std::string> known(seen_.begin(), seen_.end());
       (at_ / key).fail(fmt::format("unknown field \"{}\" (known fields here: {})", key, fmt::join(known, ", ")));
@@ -161,8 +141,7 @@ json parse_json_text(const std::string& text, const std::string& name) {
 
 json load_json_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in)
-    throw InputError(path, "", "cannot open file");
+  if (!in) throw InputError(path, "", "cannot open file");
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_json_text(ss.str(), path);

@@ -20,15 +20,17 @@ using json = nlohmann::json;
 
 /** @brief A position in an input document: file name + JSON pointer. */
 class Where {
-public:
-  Where(std::string file, std::string path = "") : file_(std::move(file)), path_(std::move(path)) {}
+ public:
+  Where(std::string file, std::string path = "")
+      : file_(std::move(file))
+      , path_(std::move(path)) {}
   Where operator/(std::string_view key) const;
   Where operator/(std::size_t index) const;
   [[noreturn]] void fail(const std::string& problem) const;
   const std::string& file() const { return file_; }
   const std::string& path() const { return path_; }
 
-private:
+ private:
   std::string file_;
   std::string path_;
 };
@@ -52,7 +54,7 @@ std::string as_choice(const json& j, const Where& at, const std::vector<std::str
 
 /** @brief Reads the keys of one JSON object; finish() rejects keys nobody asked for. */
 class ObjectReader {
-public:
+ public:
   ObjectReader(const json& j, Where at);
   ObjectReader(const ObjectReader&) = delete;
   ~ObjectReader() = default;
@@ -65,7 +67,7 @@ public:
   /** @brief Throws on the first key that was never read. */
   void finish() const;
 
-private:
+ private:
   const json& obj_;
   Where at_;
   std::set<std::string> seen_;

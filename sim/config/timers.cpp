@@ -16,12 +16,10 @@ std::map<std::string, double> parse_timer_set(const json& j, const Where& at) {
   ObjectReader r(j, at);
   std::map<std::string, double> out;
   for (const auto& [name, value] : j.items()) {
-    if (is_documentation_key(name))
-      continue;
+    if (is_documentation_key(name)) continue;
     if (!timer_table().count(name)) {
       std::vector<std::string> known;
-      for (const auto& [k, v] : timer_table())
-        known.push_back(k);
+      for (const auto& [k, v] : timer_table()) known.push_back(k);
       (at / name).fail(fmt::format("unknown timer \"{}\" (known timers: {})", name, fmt::join(known, ", ")));
     }
     out[name] = as_period(*r.optional(name), r.where(name));
@@ -31,27 +29,20 @@ std::map<std::string, double> parse_timer_set(const json& j, const Where& at) {
 }
 } // namespace
 
-void declare_timer(const std::string& name, const std::string& description) {
-  timer_table()[name] = description;
-}
+void declare_timer(const std::string& name, const std::string& description) { timer_table()[name] = description; }
 
-const std::map<std::string, std::string>& declared_timers() {
-  return timer_table();
-}
+const std::map<std::string, std::string>& declared_timers() { return timer_table(); }
 
 double Timers::cluster_period(const std::string& name, const std::string& cluster) const {
   if (auto c = per_cluster.find(cluster); c != per_cluster.end())
-    if (auto t = c->second.find(name); t != c->second.end())
-      return t->second;
-  if (auto t = defaults.find(name); t != defaults.end())
-    return t->second;
+    if (auto t = c->second.find(name); t != c->second.end()) return t->second;
+  if (auto t = defaults.find(name); t != defaults.end()) return t->second;
   return std::numeric_limits<double>::infinity();
 }
 
 double Timers::period(const std::string& name, const std::string& cluster, const std::string& host) const {
   if (auto p = per_process.find(host); p != per_process.end())
-    if (auto t = p->second.find(name); t != p->second.end())
-      return t->second;
+    if (auto t = p->second.find(name); t != p->second.end()) return t->second;
   return cluster_period(name, cluster);
 }
 
@@ -59,13 +50,11 @@ Timers parse_timers(const json& doc, const std::string& file, const Topology& to
   ObjectReader r(doc, Where(file));
   Timers t;
   t.source = file;
-  if (auto* v = r.optional("default"))
-    t.defaults = parse_timer_set(*v, r.where("default"));
+  if (auto* v = r.optional("default")) t.defaults = parse_timer_set(*v, r.where("default"));
   if (auto* v = r.optional("clusters")) {
     ObjectReader c(*v, r.where("clusters"));
     for (const auto& [name, set] : v->items()) {
-      if (is_documentation_key(name))
-        continue;
+      if (is_documentation_key(name)) continue;
       if (topology.cluster_index(name) < 0)
         c.where(name).fail(fmt::format("no cluster named \"{}\" in the topology ({})", name, topology.source));
       t.per_cluster[name] = parse_timer_set(*c.optional(name), c.where(name));
@@ -75,8 +64,7 @@ Timers parse_timers(const json& doc, const std::string& file, const Topology& to
   if (auto* v = r.optional("processes")) {
     ObjectReader p(*v, r.where("processes"));
     for (const auto& [name, set] : v->items()) // host names are checked once the platform exists
-      if (!is_documentation_key(name))
-        t.per_process[name] = parse_timer_set(*p.optional(name), p.where(name));
+      if (!is_documentation_key(name)) t.per_process[name] = parse_timer_set(*p.optional(name), p.where(name));
     p.finish();
   }
   r.finish();

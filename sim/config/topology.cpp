@@ -33,12 +33,10 @@ ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml)
     c.nodes = static_cast<int>(as_integer(r.required("nodes"), r.where("nodes"), 1, 1'000'000));
     c.san = parse_link(r.required("san"), r.where("san"));
   }
-  if (auto* v = r.optional("speed"))
-    c.speed = as_positive_quantity(*v, r.where("speed"), units::Kind::Speed);
+  if (auto* v = r.optional("speed")) c.speed = as_positive_quantity(*v, r.where("speed"), units::Kind::Speed);
   if (auto* v = r.optional("checkpoint_size"))
     c.checkpoint_size = as_nonnegative_quantity(*v, r.where("checkpoint_size"), units::Kind::Size);
-  if (auto* v = r.optional("storage"))
-    c.storage = as_string(*v, r.where("storage"));
+  if (auto* v = r.optional("storage")) c.storage = as_string(*v, r.where("storage"));
   r.finish();
   return c;
 }
@@ -57,12 +55,10 @@ FailureSpec parse_failures(const json& j, const Where& at, const std::string& ba
     if (f.model != FailureModel::Weibull)
       r.where("shape").fail("\"shape\" is only meaningful with \"model\": \"weibull\"");
     f.weibull_shape = as_number(*v, r.where("shape"));
-    if (!(f.weibull_shape > 0))
-      r.where("shape").fail("the Weibull shape must be greater than zero");
+    if (!(f.weibull_shape > 0)) r.where("shape").fail("the Weibull shape must be greater than zero");
   }
   if (auto* v = r.optional("trace")) {
-    if (f.model != FailureModel::Trace)
-      r.where("trace").fail("\"trace\" is only meaningful with \"model\": \"trace\"");
+    if (f.model != FailureModel::Trace) r.where("trace").fail("\"trace\" is only meaningful with \"model\": \"trace\"");
     std::string name = as_string(*v, r.where("trace"));
     std::string path = (!name.empty() && name[0] != '/' && !base_dir.empty()) ? base_dir + "/" + name : name;
     f.trace = load_failure_trace(path);
@@ -87,8 +83,7 @@ FailureSpec parse_failures(const json& j, const Where& at, const std::string& ba
 
 int Topology::cluster_index(const std::string& name) const {
   for (std::size_t i = 0; i < clusters.size(); i++)
-    if (clusters[i].name == name)
-      return static_cast<int>(i);
+    if (clusters[i].name == name) return static_cast<int>(i);
   return -1;
 }
 
@@ -117,8 +112,7 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   }
   const std::size_t n = t.clusters.size();
   if (from_xml) {
-    if (r.has("wan"))
-      r.where("wan").fail("with a \"platform\" XML the WAN comes from the XML; remove this field");
+    if (r.has("wan")) r.where("wan").fail("with a \"platform\" XML the WAN comes from the XML; remove this field");
   } else if (r.optional("wan") != nullptr || n > 1) { // optional() first: "wan" is known even when absent
     const json& wan = r.required("wan");
     Where w = r.where("wan");
@@ -132,38 +126,31 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
         (w / i).fail(fmt::format("row {} must hold {} link(s) (to clusters {}..{}), found {}", i, n - 1 - i, i + 1,
                                  n - 1, row.is_array() ? std::to_string(row.size()) : row.type_name()));
       t.wan.emplace_back();
-      for (std::size_t k = 0; k < row.size(); k++)
-        t.wan.back().push_back(parse_link(row[k], w / i / k));
+      for (std::size_t k = 0; k < row.size(); k++) t.wan.back().push_back(parse_link(row[k], w / i / k));
     }
   }
-  if (auto* v = r.optional("controller"))
-    t.controller = parse_link(*v, r.where("controller"));
-  if (auto* v = r.optional("mtbf"))
-    t.mtbf = as_period(*v, r.where("mtbf"));
-  if (auto* v = r.optional("failures"))
-    t.failures = parse_failures(*v, r.where("failures"), base_dir);
+  if (auto* v = r.optional("controller")) t.controller = parse_link(*v, r.where("controller"));
+  if (auto* v = r.optional("mtbf")) t.mtbf = as_period(*v, r.where("mtbf"));
+  if (auto* v = r.optional("failures")) t.failures = parse_failures(*v, r.where("failures"), base_dir);
   r.finish();
   return t;
 }
 
 std::vector<FailureEvent> load_failure_trace(const std::string& path) {
   std::ifstream in(path);
-  if (!in)
-    throw InputError(path, "", "cannot open failure trace file");
+  if (!in) throw InputError(path, "", "cannot open failure trace file");
   std::vector<FailureEvent> events;
   std::string line;
   int lineno = 0;
   double previous = 0;
   while (std::getline(in, line)) {
     lineno++;
-    if (auto hash = line.find('#'); hash != std::string::npos)
-      line.resize(hash);
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
     std::istringstream ss(line);
     std::string date_text;
     std::string node;
     std::string extra;
-    if (!(ss >> date_text))
-      continue;
+    if (!(ss >> date_text)) continue;
     std::string where = fmt::format("line {}", lineno);
     if (!(ss >> node) || (ss >> extra))
       throw InputError(path, where, "expected \"<date> <node>\" (a date and a host name or node index)");
@@ -171,8 +158,7 @@ std::vector<FailureEvent> load_failure_trace(const std::string& path) {
     auto date = units::parse(date_text, units::Kind::Duration, &why);
     if (!date || *date < 0 || std::isinf(*date))
       throw InputError(path, where, date ? "a failure date must be >= 0 and finite" : why);
-    if (*date < previous)
-      throw InputError(path, where, "failure dates must be in non-decreasing order");
+    if (*date < previous) throw InputError(path, where, "failure dates must be in non-decreasing order");
     previous = *date;
     events.push_back({*date, node, path + ": " + where});
   }

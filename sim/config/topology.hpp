@@ -18,16 +18,16 @@ struct LinkSpec {
 
 struct ClusterSpec {
   std::string name;
-  int nodes = 0;               // 0 when the platform XML gives the hosts
-  LinkSpec san;                // unused with a platform XML
-  double speed = 1e9;          // flop/s of every node; work is expressed in seconds at 1 Gf
+  int nodes = 0;                // 0 when the platform XML gives the hosts
+  LinkSpec san;                 // unused with a platform XML
+  double speed = 1e9;           // flop/s of every node; work is expressed in seconds at 1 Gf
   double checkpoint_size = 1e6; // bytes of one process' checkpoint
-  std::string storage;         // storage model name, "" = the protocol's default
+  std::string storage;          // storage model name, "" = the protocol's default
 };
 
 struct FailureEvent {
   double date = 0;
-  std::string node; // a host name or a global node index as text; resolved against the federation
+  std::string node;  // a host name or a global node index as text; resolved against the federation
   std::string where; // "file: path" of the definition, for errors found when resolving
 };
 
@@ -47,9 +47,9 @@ struct FailureSpec {
 struct Topology {
   std::string source = "<embedded>"; // file name, for messages and results
   std::vector<ClusterSpec> clusters;
-  std::vector<std::vector<LinkSpec>> wan; // wan[i][j-i-1] joins cluster i and cluster j > i
-  std::string platform_xml;               // non-empty: hosts and network from this file
-  LinkSpec controller{1e-6, 1e10};        // link of the non-computing controller host
+  std::vector<std::vector<LinkSpec>> wan;                // wan[i][j-i-1] joins cluster i and cluster j > i
+  std::string platform_xml;                              // non-empty: hosts and network from this file
+  LinkSpec controller{1e-6, 1e10};                       // link of the non-computing controller host
   double mtbf = std::numeric_limits<double>::infinity(); // federation MTBF, seconds
   FailureSpec failures;
 

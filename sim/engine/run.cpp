@@ -24,13 +24,13 @@ double wall_now() {
 }
 } // namespace
 
-Run::Run(RunConfig config) : config_(std::move(config)) {
+Run::Run(RunConfig config)
+    : config_(std::move(config)) {
   topology_ = parse_topology(config_.topology_doc, config_.topology_file, config_.base_dir);
   const auto& o = config_.options;
   if (o.trace_level < 0 || o.trace_level > 2)
     throw InputError("command line", "--trace-level", "the trace level must be 0, 1 or 2");
-  if (!(o.end_date > 0))
-    throw InputError("command line", "--end", "the end date must be greater than zero");
+  if (!(o.end_date > 0)) throw InputError("command line", "--end", "the end date must be greater than zero");
 }
 
 Run::~Run() = default;
@@ -40,8 +40,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   // this one and win.
   simgrid_argv.insert(simgrid_argv.begin() + 1, "--log=xbt_cfg.thres:warning");
   std::vector<char*> argv;
-  for (auto& a : simgrid_argv)
-    argv.push_back(a.data());
+  for (auto& a : simgrid_argv) argv.push_back(a.data());
   argv.push_back(nullptr);
   int argc = static_cast<int>(simgrid_argv.size());
   engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
@@ -52,7 +51,8 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   timers_ = parse_timers(config_.timers_doc, config_.timers_file, topology_);
   for (const auto& [host, set] : timers_.per_process)
     if (platform_.layout.resolve(host) < 0)
-      throw InputError(config_.timers_file, "/processes/" + host, fmt::format("no node \"{}\" in the federation", host));
+      throw InputError(config_.timers_file, "/processes/" + host,
+                       fmt::format("no node \"{}\" in the federation", host));
   workload_ = make_workload(application_, platform_.layout);
   failures_ = std::make_unique<FailureProcess>(topology_, platform_.layout, config_.options.seed,
                                                application_.scripted_failures);
@@ -60,12 +60,10 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   const ProtocolInfo& info = ProtocolRegistry::instance().get(config_.options.protocol);
   for (const auto& [key, value] : config_.options.params) {
     bool known = false;
-    for (const auto& [name, desc] : info.params)
-      known = known || name == key;
+    for (const auto& [name, desc] : info.params) known = known || name == key;
     if (!known) {
       std::vector<std::string> names;
-      for (const auto& [name, desc] : info.params)
-        names.push_back(name);
+      for (const auto& [name, desc] : info.params) names.push_back(name);
       throw InputError("command line", "--param " + key,
                        fmt::format("protocol \"{}\" has no parameter \"{}\" (its parameters: {})", info.name, key,
                                    names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
@@ -115,8 +113,7 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env) 
 }
 
 std::unique_ptr<Envelope> Run::take(Envelope* env) {
-  if (env->kind == Envelope::Kind::Signal)
-    return std::unique_ptr<Envelope>(env);
+  if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
   auto it = wire_.find(env->wire_id);
   if (it == wire_.end())
     throw std::logic_error(fmt::format("engine bug: envelope {} received but not on the wire", env->wire_id));
@@ -126,51 +123,40 @@ std::unique_ptr<Envelope> Run::take(Envelope* env) {
 }
 
 void Run::drop(std::uint64_t wire_id) {
-  if (wire_.erase(wire_id))
-    stats_.add("net.lost_in_transfer");
+  if (wire_.erase(wire_id)) stats_.add("net.lost_in_transfer");
 }
 
 void Run::purge_wire(NodeId dead) {
   std::erase_if(wire_, [&](auto& item) {
     const Envelope& e = *item.second.env;
-    if (e.dst == dead)
-      return true; // the receiver dies: whatever it had not processed is gone with it
-    if (e.src == dead)
-      return !(item.second.comm && item.second.comm->get_state() == sg4::Activity::State::FINISHED);
+    if (e.dst == dead) return true; // the receiver dies: whatever it had not processed is gone with it
+    if (e.src == dead) return !(item.second.comm && item.second.comm->get_state() == sg4::Activity::State::FINISHED);
     return false;
   });
 }
 
-void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) {
-  runtimes_[endpoint] = rt;
-}
+void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) { runtimes_[endpoint] = rt; }
 
 void Run::unregister_runtime(NodeId endpoint, NodeRuntime* rt) {
-  if (runtimes_[endpoint] == rt)
-    runtimes_[endpoint] = nullptr;
+  if (runtimes_[endpoint] == rt) runtimes_[endpoint] = nullptr;
 }
 
 void Run::set_app_finished(NodeId node, bool finished) {
-  if (finished_[node] == finished)
-    return;
+  if (finished_[node] == finished) return;
   finished_[node] = finished;
   finished_count_ += finished ? 1 : -1;
-  if (finished_count_ == num_nodes())
-    all_finished_date_ = sg4::Engine::get_clock();
+  if (finished_count_ == num_nodes()) all_finished_date_ = sg4::Engine::get_clock();
 }
 
 void Run::set_quiet(NodeId endpoint, bool quiet) {
-  if (quiet_[endpoint] == quiet)
-    return;
+  if (quiet_[endpoint] == quiet) return;
   quiet_[endpoint] = quiet;
   quiet_count_ += quiet ? 1 : -1;
 }
 
 bool Run::try_terminate() {
-  if (over_)
-    return true;
-  if ((events_ & 0xffff) == 0 && config_.options.progress)
-    report_progress();
+  if (over_) return true;
+  if ((events_ & 0xffff) == 0 && config_.options.progress) report_progress();
   if (quiet_count_ != num_endpoints() || !wire_.empty() || open_recoveries_ > 0 || nodes_down_ > 0 ||
       !deferred_.empty())
     return false;
@@ -183,8 +169,7 @@ bool Run::try_terminate() {
 
 void Run::report_progress() {
   const double w = wall_now();
-  if (w - last_progress_ < 1.0)
-    return;
+  if (w - last_progress_ < 1.0) return;
   last_progress_ = w;
   const double t = sg4::Engine::get_clock();
   std::fprintf(stderr, "\r[ckptsim] simulated %s, %.0f events/s, %d/%d processes done, %llu failures   ",
@@ -241,7 +226,7 @@ void Run::strike(NodeId victim) {
   nodes_down_++;
   set_app_finished(victim, false);
   set_quiet(victim, false);
-  recoveries_[id] = Recovery{victim, now, false, false, {}, false};
+  recoveries_[id] = Recovery{victim, now, false, false, false, {}, false};
   open_recoveries_++;
   purge_wire(victim);
   for (auto& [rid, rec] : recoveries_) // it will never process the notices sent to it
@@ -258,41 +243,48 @@ void Run::strike(NodeId victim) {
     restart(id);
   });
   for (auto& [rid, rec] : recoveries_)
-    if (!rec.done && rid != id)
-      maybe_finish_recovery(rid);
+    if (!rec.done && rid != id) maybe_finish_recovery(rid);
 }
 
 void Run::detect(FailureId id) {
-  if (over_)
-    return;
+  if (over_) return;
   Recovery& rec = recoveries_.at(id);
   rec.detected = true;
   latest_detected_ = std::max(latest_detected_, id);
   trace_.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
   for (NodeId e = 0; e < num_endpoints(); e++) {
-    if (e == rec.victim || !up_[e])
-      continue;
+    if (e == rec.victim || !up_[e]) continue;
     rec.notices.insert(e);
-    auto* env = new Envelope(); // owned by the receiver once delivered (Run::take)
-    env->kind = Envelope::Kind::Signal;
-    env->signal = Signal{Signal::Kind::FailureNotice, id, rec.victim, rec.date};
-    sg4::Mailbox* mb = mailbox(e, incarnation_[e]);
-    // A helper on the node's own host: the notice crosses only the zero-latency loopback.
-    sg4::Actor::create("notice", host_of(e), [mb, env] { mb->put(env, 0); });
+    send_signal(e, Signal{Signal::Kind::FailureNotice, id, rec.victim, rec.date});
   }
   maybe_finish_recovery(id);
 }
 
+void Run::send_signal(NodeId endpoint, Signal signal) {
+  auto* env = new Envelope(); // owned by the receiver once delivered (Run::take)
+  env->kind = Envelope::Kind::Signal;
+  env->signal = signal;
+  sg4::Mailbox* mb = mailbox(endpoint, incarnation_[endpoint]);
+  // A helper on the node's own host: the signal crosses only the zero-latency loopback.
+  sg4::Actor::create("signal", host_of(endpoint), [mb, env] { mb->put(env, 0); });
+}
+
+std::vector<FailureId> Run::failures_not_back(FailureId except) const {
+  std::vector<FailureId> out;
+  for (const auto& [id, rec] : recoveries_)
+    if (id != except && rec.detected && !rec.back_sent) out.push_back(id);
+  return out;
+}
+
 void Run::restart(FailureId id) {
-  if (over_)
-    return;
+  if (over_) return;
   Recovery& rec = recoveries_.at(id);
   const NodeId v = rec.victim;
   platform_.hosts[v]->turn_on();
   incarnation_[v]++;
   up_[v] = true;
   nodes_down_--;
-  start_node(v, true, FailureNotice{id, v, rec.date, std::max(latest_detected_, id)});
+  start_node(v, true, FailureNotice{id, v, rec.date, std::max(latest_detected_, id), failures_not_back(id)});
 }
 
 void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
@@ -304,30 +296,38 @@ void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
 
 void Run::notice_processed(FailureId id, NodeId node) {
   auto it = recoveries_.find(id);
-  if (it == recoveries_.end())
-    return;
+  if (it == recoveries_.end()) return;
   it->second.notices.erase(node);
   maybe_finish_recovery(id);
 }
 
-void Run::restart_complete(FailureId id, NodeId) {
-  auto it = recoveries_.find(id);
-  if (it == recoveries_.end())
-    return;
-  it->second.restarted = true;
-  maybe_finish_recovery(id);
+void Run::restart_complete(FailureId id, NodeId node) {
+  // The node runs again: that also settles its earlier failures whose restart a new failure cut.
+  std::vector<FailureId> settled;
+  for (auto& [rid, rec] : recoveries_)
+    if (rec.victim == node && !rec.restarted && rid <= id) {
+      rec.restarted = true;
+      settled.push_back(rid);
+    }
+  for (FailureId rid : settled) maybe_finish_recovery(rid);
 }
 
 void Run::maybe_finish_recovery(FailureId id) {
-  const Recovery& rec = recoveries_.at(id);
+  Recovery& rec = recoveries_.at(id);
+  // Once the victim runs again and everybody was told of the failure, everybody (the victim
+  // included) is told it is back: the moment a global restart may go on.
+  if (!rec.back_sent && rec.restarted && rec.detected && up_[rec.victim]) {
+    rec.back_sent = true;
+    for (NodeId e = 0; e < num_endpoints(); e++)
+      if (up_[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
+  }
   if (!rec.done && protocol_->recovery_ends_at_restart() && rec.restarted && rec.detected && rec.notices.empty())
     recovery_done(id);
 }
 
 void Run::recovery_done(FailureId id) {
   auto it = recoveries_.find(id);
-  if (it == recoveries_.end() || it->second.done)
-    return;
+  if (it == recoveries_.end() || it->second.done) return;
   Recovery& rec = it->second;
   rec.done = true;
   open_recoveries_--;
@@ -362,22 +362,18 @@ void Run::check_consistency(bool final, const std::string& context) {
 }
 
 void Run::create_actors() {
-  for (NodeId e = 0; e < num_endpoints(); e++)
-    start_node(e, false, {});
+  for (NodeId e = 0; e < num_endpoints(); e++) start_node(e, false, {});
   sg4::Actor::create("failure-injector", platform_.controller, [this] {
     while (auto a = failures_->next()) {
-      if (a->date > sg4::Engine::get_clock())
-        sg4::this_actor::sleep_until(a->date);
-      if (over_)
-        return;
+      if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
+      if (over_) return;
       failure_arrival(a->victim);
     }
   })->daemonize();
   if (std::isfinite(config_.options.end_date))
     sg4::Actor::create("end-date", platform_.controller, [this] {
       sg4::this_actor::sleep_until(config_.options.end_date);
-      if (over_)
-        return;
+      if (over_) return;
       over_ = true;
       stopped_by_end_date_ = true;
       end_ = sg4::Engine::get_clock();
@@ -396,20 +392,17 @@ RunResult Run::simulate() {
                {"clusters", platform_.layout.num_clusters()}});
   create_actors();
   engine_->run();
-  if (config_.options.progress)
-    std::fputs("\n", stderr);
+  if (config_.options.progress) std::fputs("\n", stderr);
   if (!over_) {
     std::vector<std::string> stuck;
     for (NodeId e = 0; e < num_endpoints() && stuck.size() < 10; e++)
-      if (!quiet_[e])
-        stuck.push_back(endpoint_name(e));
+      if (!quiet_[e]) stuck.push_back(endpoint_name(e));
     throw std::runtime_error(fmt::format(
         "the simulation stopped at {} s before the run was over (a deadlock: every actor waits); busy endpoints: "
         "{}; messages on the wire: {}, recoveries open: {}",
         sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), open_recoveries_));
   }
-  if (!stopped_by_end_date_)
-    check_consistency(true, "at the end of the run");
+  if (!stopped_by_end_date_) check_consistency(true, "at the end of the run");
   trace_.close();
   return collect(wall_now() - wall_start_);
 }
@@ -461,9 +454,8 @@ RunResult Run::collect(double wall_seconds) {
                 {"clusters", platform_.layout.num_clusters()},
                 {"failure_model", to_string(topology_.failures.model)},
                 {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"}};
-  doc["inputs"] = {{"topology", config_.topology_doc},
-                   {"application", config_.application_doc},
-                   {"timers", config_.timers_doc}};
+  doc["inputs"] = {
+      {"topology", config_.topology_doc}, {"application", config_.application_doc}, {"timers", config_.timers_doc}};
   doc["results"] = res;
   doc["stats"] = stats_.to_json();
   r.document = doc;

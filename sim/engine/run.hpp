@@ -24,12 +24,12 @@ class NodeRuntime;
 
 struct RunResult {
   nlohmann::ordered_json document; // the full results document (run parameters + statistics)
-  std::string summary;     // the human-readable summary
+  std::string summary;             // the human-readable summary
   std::size_t violations = 0;
 };
 
 class Run {
-public:
+ public:
   /** @brief Parses and validates the inputs (InputError on bad input); nothing is simulated yet. */
   explicit Run(RunConfig config);
   ~Run();
@@ -86,7 +86,7 @@ public:
   FailureId latest_detected_failure() const { return latest_detected_; }
   std::uint64_t next_event_count() { return ++events_; }
 
-private:
+ private:
   struct WireEntry {
     std::unique_ptr<Envelope> env;
     sg4::CommPtr comm;
@@ -96,6 +96,7 @@ private:
     double date;
     bool restarted = false;
     bool detected = false;
+    bool back_sent = false;   // the "node back" signal went out
     std::set<NodeId> notices; // nodes still to process the failure notice
     bool done = false;
   };
@@ -108,6 +109,8 @@ private:
   void restart(FailureId id);
   void purge_wire(NodeId dead);
   void maybe_finish_recovery(FailureId id);
+  void send_signal(NodeId endpoint, Signal signal);
+  std::vector<FailureId> failures_not_back(FailureId except) const;
   void start_node(NodeId endpoint, bool restarted, FailureNotice notice);
   void check_consistency(bool final, const std::string& context);
   RunResult collect(double wall_seconds);

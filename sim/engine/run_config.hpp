@@ -20,10 +20,10 @@ struct RunOptions {
   double end_date = std::numeric_limits<double>::infinity(); // stop the simulation at this date
   std::string trace_file;
   int trace_level = 1;
-  std::string output;                // statistics file (.json, or .csv for a table)
+  std::string output; // statistics file (.json, or .csv for a table)
   std::string network_model = "CM02";
-  bool progress = false;             // progress line on stderr
-  bool quiet = false;                // no summary on stdout
+  bool progress = false;                 // progress line on stderr
+  bool quiet = false;                    // no summary on stdout
   std::vector<std::string> simgrid_args; // --cfg=... / --log=... passed to SimGrid
   std::vector<std::string> overrides;    // --set PATH=VALUE, as given
 };

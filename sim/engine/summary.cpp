@@ -25,10 +25,9 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
   if (res["makespan"].is_number())
     out += fmt::format("  makespan           {}\n", units::format_duration(num(res, "makespan")));
   out += fmt::format("  failure-free time  {}\n", units::format_duration(num(res, "failure_free_time")));
-  if (res["overhead_pct"].is_number())
-    out += fmt::format("  overhead           {:.2f} %\n", num(res, "overhead_pct"));
-  out += fmt::format("  failures           {:.0f} (ignored, node down: {:.0f}; deferred: {:.0f})\n", num(res, "failures"),
-                     num(res, "failures_ignored_node_down"), num(res, "failures_deferred"));
+  if (res["overhead_pct"].is_number()) out += fmt::format("  overhead           {:.2f} %\n", num(res, "overhead_pct"));
+  out += fmt::format("  failures           {:.0f} (ignored, node down: {:.0f}; deferred: {:.0f})\n",
+                     num(res, "failures"), num(res, "failures_ignored_node_down"), num(res, "failures_deferred"));
   out += fmt::format("  rollbacks          {:.0f}, lost work {} (process-seconds), recovery time {}\n",
                      num(res, "rollbacks"), units::format_duration(num(res, "lost_work")),
                      units::format_duration(num(res, "recovery_time")));
@@ -60,8 +59,7 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
   for (const auto& [key, value] : stats["counters"].items())
     if (key.rfind("ctrl.", 0) == 0 && key != "ctrl.total")
       ctrl += fmt::format("  {:<24} {:>10.0f}\n", key.substr(5), value.get<double>());
-  if (!ctrl.empty())
-    out += "\n  Protocol messages by type\n" + ctrl;
+  if (!ctrl.empty()) out += "\n  Protocol messages by type\n" + ctrl;
   return out;
 }
 

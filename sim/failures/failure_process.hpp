@@ -19,7 +19,7 @@ struct FailureArrival {
 };
 
 class FailureProcess {
-public:
+ public:
   /** @brief @p trace_override replaces the model (a scripted application's failures). */
   FailureProcess(const Topology& topology, const FederationLayout& layout, std::uint64_t seed,
                  const std::vector<FailureEvent>& trace_override = {});
@@ -28,7 +28,7 @@ public:
   /** @brief Weibull scale giving a mean of @p mean for shape @p k. */
   static double weibull_scale(double mean, double k);
 
-private:
+ private:
   FailureModel model_;
   double mtbf_;
   double shape_;

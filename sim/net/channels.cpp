@@ -43,8 +43,7 @@ std::vector<std::unique_ptr<Envelope>> ChannelReceiver::accept(std::unique_ptr<E
 }
 
 void ChannelReceiver::forget(NodeId src) {
-  if (auto it = in_.find(src); it != in_.end())
-    it->second.early.clear();
+  if (auto it = in_.find(src); it != in_.end()) it->second.early.clear();
 }
 
 } // namespace ckptsim

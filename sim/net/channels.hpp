@@ -15,11 +15,11 @@
 namespace ckptsim {
 
 class ChannelSender {
-public:
+ public:
   /** @brief Next sequence number on the channel to @p dst's incarnation @p inc. */
   std::uint64_t next(NodeId dst, Incarnation inc);
 
-private:
+ private:
   struct State {
     Incarnation inc = 0;
     std::uint64_t next = 0;
@@ -28,7 +28,7 @@ private:
 };
 
 class ChannelReceiver {
-public:
+ public:
   struct Counters {
     std::uint64_t reordered = 0;  // arrived early and waited for a predecessor
     std::uint64_t duplicates = 0; // number already delivered
@@ -41,7 +41,7 @@ public:
   void forget(NodeId src);
   const Counters& counters() const { return counters_; }
 
-private:
+ private:
   struct State {
     Incarnation inc = 0;
     std::uint64_t expected = 0;

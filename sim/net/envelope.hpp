@@ -40,7 +40,7 @@ struct ControlMessage {
 };
 
 struct Signal {
-  enum class Kind { FailureNotice, Stop } kind = Kind::Stop;
+  enum class Kind { FailureNotice, NodeBack, Stop } kind = Kind::Stop;
   FailureId failure = 0;
   NodeId victim = -1;
   double failure_date = 0;

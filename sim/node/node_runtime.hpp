@@ -17,7 +17,7 @@ class Run;
 namespace sg4 = simgrid::s4u;
 
 class NodeRuntime : public NodeContext {
-public:
+ public:
   NodeRuntime(Run& run, NodeId id, bool restarted, FailureNotice notice);
   ~NodeRuntime() override;
   /** @brief The actor's body. */
@@ -55,15 +55,15 @@ public:
   /** @brief Work done so far, for the engine's lost-work accounting when the node is killed. */
   double current_work() const { return work_done(); }
 
-private:
+ private:
   void loop();
   void post_receive();
   void handle(std::unique_ptr<Envelope> env);
   void handle_signal(const Envelope& env);
   void fire_due();
-  void progress();           // account the work done since the last accounting
-  void pump();               // start the next computation step when the application may run
-  void start_step();         // run the application's zero-time actions, start the next computation
+  void progress();   // account the work done since the last accounting
+  void pump();       // start the next computation step when the application may run
+  void start_step(); // run the application's zero-time actions, start the next computation
   void sync_finished();
   void finish_step();
   double compute_end() const;

@@ -33,8 +33,7 @@ void ConsistencyOracle::truncate(NodeId process, std::size_t position) {
       sends_[process].erase(e.seq);
     } else {
       auto it = deliveries_[process].find(key(e.peer, e.seq));
-      if (it != deliveries_[process].end() && --it->second.count == 0)
-        deliveries_[process].erase(it);
+      if (it != deliveries_[process].end() && --it->second.count == 0) deliveries_[process].erase(it);
     }
     h.pop_back();
   }
@@ -45,8 +44,7 @@ std::vector<Violation> ConsistencyOracle::check(bool final) const {
   const auto n = static_cast<NodeId>(history_.size());
   for (NodeId dst = 0; dst < n; dst++) {
     for (const Event& e : history_[dst]) {
-      if (e.send)
-        continue;
+      if (e.send) continue;
       auto d = deliveries_[dst].find(key(e.peer, e.seq));
       if (d != deliveries_[dst].end() && d->second.count > 1)
         out.push_back({fmt::format("message {}#{} (from process {} to process {}) is delivered {} times in the kept "
@@ -66,8 +64,7 @@ std::vector<Violation> ConsistencyOracle::check(bool final) const {
   if (final) {
     for (NodeId src = 0; src < n; src++) {
       for (const Event& e : history_[src]) {
-        if (!e.send)
-          continue;
+        if (!e.send) continue;
         if (!deliveries_[e.peer].count(key(src, e.seq)))
           out.push_back({fmt::format("lost message {}#{}: sent by process {} to process {} in the kept execution but "
                                      "never delivered",
@@ -77,15 +74,15 @@ std::vector<Violation> ConsistencyOracle::check(bool final) const {
   }
   // Duplicate reports (one per delivery event) are folded.
   std::sort(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.what < b.what; });
-  out.erase(std::unique(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.what == b.what; }),
-            out.end());
+  out.erase(
+      std::unique(out.begin(), out.end(), [](const Violation& a, const Violation& b) { return a.what == b.what; }),
+      out.end());
   return out;
 }
 
 std::size_t ConsistencyOracle::kept_events() const {
   std::size_t total = 0;
-  for (const auto& h : history_)
-    total += h.size();
+  for (const auto& h : history_) total += h.size();
   return total;
 }
 

@@ -21,7 +21,7 @@ struct Violation {
 };
 
 class ConsistencyOracle {
-public:
+ public:
   explicit ConsistencyOracle(int processes = 0) { reset(processes); }
   void reset(int processes);
 
@@ -38,7 +38,7 @@ public:
 
   std::size_t kept_events() const;
 
-private:
+ private:
   struct Event {
     bool send;
     NodeId peer; // destination of a send, source of a delivery

@@ -6,8 +6,7 @@ namespace ckptsim {
 
 void Stats::max(const std::string& name, double value) {
   auto [it, inserted] = counters_.try_emplace(name, value);
-  if (!inserted)
-    it->second = std::max(it->second, value);
+  if (!inserted) it->second = std::max(it->second, value);
 }
 
 double Stats::get(const std::string& name) const {
@@ -36,10 +35,8 @@ const std::vector<double>& Stats::cluster_values(const std::string& name) const 
 void Stats::add_matrix(const std::string& name, int from, int to, double value) {
   auto& m = matrices_[name];
   auto n = static_cast<std::size_t>(std::max({clusters_, from + 1, to + 1}));
-  if (m.size() < n)
-    m.resize(n);
-  for (auto& row : m)
-    row.resize(std::max(row.size(), n), 0.0);
+  if (m.size() < n) m.resize(n);
+  for (auto& row : m) row.resize(std::max(row.size(), n), 0.0);
   m[from][to] += value;
 }
 
@@ -61,8 +58,7 @@ nlohmann::json Stats::to_json() const {
   j["per_cluster"] = per_cluster_;
   j["matrices"] = matrices_;
   j["series"] = nlohmann::json::object();
-  for (const auto& [name, entries] : series_)
-    j["series"][name] = entries;
+  for (const auto& [name, entries] : series_) j["series"][name] = entries;
   return j;
 }
 

@@ -12,8 +12,9 @@
 namespace ckptsim {
 
 class Stats {
-public:
-  explicit Stats(int clusters = 0) : clusters_(clusters) {}
+ public:
+  explicit Stats(int clusters = 0)
+      : clusters_(clusters) {}
   void set_clusters(int clusters) { clusters_ = clusters; }
 
   /** @brief Adds to a global counter ("app.messages"). */
@@ -37,7 +38,7 @@ public:
 
   nlohmann::json to_json() const;
 
-private:
+ private:
   int clusters_;
   std::map<std::string, double> counters_;
   std::map<std::string, std::vector<double>> per_cluster_;

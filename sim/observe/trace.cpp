@@ -9,22 +9,18 @@ namespace ckptsim {
 void Trace::open(const std::string& path, int level) {
   close();
   level_ = level;
-  if (path.empty())
-    return;
+  if (path.empty()) return;
   out_ = std::fopen(path.c_str(), "w");
-  if (!out_)
-    throw InputError(path, "", "cannot open the trace file for writing");
+  if (!out_) throw InputError(path, "", "cannot open the trace file for writing");
 }
 
 void Trace::close() {
-  if (out_)
-    std::fclose(out_);
+  if (out_) std::fclose(out_);
   out_ = nullptr;
 }
 
 void Trace::emit(int level, double date, const char* event, const nlohmann::ordered_json& fields) {
-  if (!enabled(level))
-    return;
+  if (!enabled(level)) return;
   // The date is printed with enough digits to be exact, and first, so traces sort by date.
   std::string line = fmt::format("{{\"t\":{},\"ev\":\"{}\"", nlohmann::json(date).dump(), event);
   if (fields.is_object())

@@ -12,7 +12,7 @@
 namespace ckptsim {
 
 class Trace {
-public:
+ public:
   Trace() = default;
   /** @brief Writes to @p path (truncated) at the given level; an empty path disables the trace. */
   void open(const std::string& path, int level);
@@ -22,7 +22,7 @@ public:
   void emit(int level, double date, const char* event, const nlohmann::ordered_json& fields = {});
   ~Trace() { close(); }
 
-private:
+ private:
   std::FILE* out_ = nullptr;
   int level_ = 0;
 };

@@ -8,15 +8,13 @@ namespace ckptsim {
 FederationLayout::FederationLayout(const Topology& topology) {
   for (const auto& c : topology.clusters) {
     std::vector<std::string> hosts;
-    for (int i = 0; i < c.nodes; i++)
-      hosts.push_back(fmt::format("{}-{}", c.name, i));
+    for (int i = 0; i < c.nodes; i++) hosts.push_back(fmt::format("{}-{}", c.name, i));
     add_cluster(c, hosts);
   }
 }
 
 FederationLayout::FederationLayout(const Topology& topology, const std::vector<std::vector<std::string>>& hosts) {
-  for (std::size_t c = 0; c < topology.clusters.size(); c++)
-    add_cluster(topology.clusters[c], hosts.at(c));
+  for (std::size_t c = 0; c < topology.clusters.size(); c++) add_cluster(topology.clusters[c], hosts.at(c));
 }
 
 void FederationLayout::add_cluster(const ClusterSpec& spec, const std::vector<std::string>& hosts) {
@@ -30,12 +28,10 @@ void FederationLayout::add_cluster(const ClusterSpec& spec, const std::vector<st
 }
 
 NodeId FederationLayout::resolve(const std::string& ref) const {
-  if (auto it = by_name_.find(ref); it != by_name_.end())
-    return it->second;
+  if (auto it = by_name_.find(ref); it != by_name_.end()) return it->second;
   int idx = -1;
   auto [end, ec] = std::from_chars(ref.data(), ref.data() + ref.size(), idx);
-  if (ec == std::errc() && end == ref.data() + ref.size() && idx >= 0 && idx < num_nodes())
-    return idx;
+  if (ec == std::errc() && end == ref.data() + ref.size() && idx >= 0 && idx < num_nodes()) return idx;
   return -1;
 }
 

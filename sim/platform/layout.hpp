@@ -19,7 +19,7 @@ struct ClusterLayout {
 };
 
 class FederationLayout {
-public:
+ public:
   FederationLayout() = default;
   /** @brief Host names "<cluster>-<i>" for a topology with its own clusters. */
   explicit FederationLayout(const Topology& topology);
@@ -34,7 +34,7 @@ public:
   /** @brief A node by host name or by global index given as text; -1 when unknown. */
   NodeId resolve(const std::string& ref) const;
 
-private:
+ private:
   void add_cluster(const ClusterSpec& spec, const std::vector<std::string>& hosts);
   std::vector<ClusterLayout> clusters_;
   std::vector<ClusterId> cluster_of_;

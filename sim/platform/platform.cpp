@@ -23,7 +23,8 @@ void add_loopback(sg4::NetZone* zone, sg4::Host* host) {
 
 // One star zone: hosts with a split-duplex link of half the zone's latency each way.
 sg4::NetZone* create_star(sg4::NetZone* root, const std::string& name, const std::vector<std::string>& hosts,
-                          double speed, const LinkSpec& link, std::vector<sg4::Host*>& out, simgrid::kernel::routing::NetPoint*& gateway) {
+                          double speed, const LinkSpec& link, std::vector<sg4::Host*>& out,
+                          simgrid::kernel::routing::NetPoint*& gateway) {
   auto* zone = sg4::create_star_zone(name);
   zone->set_parent(root);
   for (const auto& host_name : hosts) {
@@ -50,8 +51,7 @@ Platform build_from_topology(const Topology& topo) {
   for (ClusterId c = 0; c < p.layout.num_clusters(); c++) {
     const auto& spec = topo.clusters[c];
     std::vector<std::string> names;
-    for (int i = 0; i < spec.nodes; i++)
-      names.push_back(p.layout.host_name(p.layout.cluster(c).first + i));
+    for (int i = 0; i < spec.nodes; i++) names.push_back(p.layout.host_name(p.layout.cluster(c).first + i));
     simgrid::kernel::routing::NetPoint* gw = nullptr;
     zones.push_back(create_star(root, spec.name, names, spec.speed, spec.san, p.hosts, gw));
     gateways.push_back(gw);
@@ -88,23 +88,20 @@ Platform load_xml(sg4::Engine& engine, Topology& topo) {
   Platform p;
   std::vector<std::vector<std::string>> hosts;
   std::map<std::string, ClusterSpec> given;
-  for (const auto& c : topo.clusters)
-    given[c.name] = c;
+  for (const auto& c : topo.clusters) given[c.name] = c;
   std::vector<ClusterSpec> clusters;
   for (auto* zone : engine.get_netzone_root()->get_children()) {
     auto zone_hosts = zone->get_all_hosts();
     bool is_controller = false;
     for (auto* h : zone_hosts)
-      if (h->get_name() == kControllerHost)
-        is_controller = true;
+      if (h->get_name() == kControllerHost) is_controller = true;
     if (is_controller) {
       if (zone_hosts.size() != 1)
         throw InputError(topo.platform_xml, "", "the zone holding host \"controller\" must hold no other host");
       p.controller = zone_hosts.front();
       continue;
     }
-    if (zone_hosts.empty())
-      continue;
+    if (zone_hosts.empty()) continue;
     ClusterSpec spec;
     if (auto it = given.find(zone->get_name()); it != given.end()) {
       spec = it->second;
@@ -122,9 +119,9 @@ Platform load_xml(sg4::Engine& engine, Topology& topo) {
     clusters.push_back(spec);
   }
   if (!given.empty())
-    throw InputError(topo.source, "/clusters",
-                     fmt::format("cluster \"{}\" is not a zone of the platform {}", given.begin()->first,
-                                 topo.platform_xml));
+    throw InputError(
+        topo.source, "/clusters",
+        fmt::format("cluster \"{}\" is not a zone of the platform {}", given.begin()->first, topo.platform_xml));
   if (!p.controller)
     throw InputError(topo.platform_xml, "",
                      "no host named \"controller\": a platform needs one, alone in its own zone, for the engine's "
@@ -168,17 +165,17 @@ std::string platform_xml(const Topology& topo) {
                      "loopback_bw=\"1e300Bps\" loopback_lat=\"0s\"/>\n",
                      name, radical, speed, l.bandwidth, l.latency / 2);
   };
-  for (const auto& c : topo.clusters)
-    cluster(c.name, fmt::format("0-{}", c.nodes - 1), c.speed, c.san);
+  for (const auto& c : topo.clusters) cluster(c.name, fmt::format("0-{}", c.nodes - 1), c.speed, c.san);
   x += "    <zone id=\"controller_zone\" routing=\"Cluster\">\n      <host id=\"controller\" speed=\"1Gf\"/>\n";
   x += fmt::format("      <link id=\"controller_link\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\" "
                    "sharing_policy=\"SPLITDUPLEX\"/>\n",
                    topo.controller.bandwidth, topo.controller.latency / 2);
-  x += "      <link id=\"controller_lo\" bandwidth=\"1e300Bps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n"
-       "      <host_link id=\"controller\" up=\"controller_link_UP\" down=\"controller_link_DOWN\"/>\n"
-       "      <router id=\"controller_zone_router\"/>\n"
-       "      <route src=\"controller\" dst=\"controller\" symmetrical=\"NO\"><link_ctn id=\"controller_lo\"/></route>\n"
-       "    </zone>\n";
+  x +=
+      "      <link id=\"controller_lo\" bandwidth=\"1e300Bps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n"
+      "      <host_link id=\"controller\" up=\"controller_link_UP\" down=\"controller_link_DOWN\"/>\n"
+      "      <router id=\"controller_zone_router\"/>\n"
+      "      <route src=\"controller\" dst=\"controller\" symmetrical=\"NO\"><link_ctn id=\"controller_lo\"/></route>\n"
+      "    </zone>\n";
   const std::size_t n = topo.clusters.size();
   for (std::size_t i = 0; i < n; i++) {
     for (std::size_t j = i + 1; j < n; j++) {

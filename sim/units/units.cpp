@@ -16,33 +16,35 @@ struct Unit {
 };
 
 // Suffixes are matched exactly (case-sensitive, as in SimGrid: "MBps" is bytes, "Mbps" is bits).
-constexpr std::array duration_units{Unit{"ps", 1e-12}, Unit{"ns", 1e-9}, Unit{"us", 1e-6}, Unit{"ms", 1e-3},
-                                    Unit{"s", 1.0},    Unit{"m", 60.0},   Unit{"min", 60.0}, Unit{"h", 3600.0},
+constexpr std::array duration_units{Unit{"ps", 1e-12},  Unit{"ns", 1e-9},   Unit{"us", 1e-6},  Unit{"ms", 1e-3},
+                                    Unit{"s", 1.0},     Unit{"m", 60.0},    Unit{"min", 60.0}, Unit{"h", 3600.0},
                                     Unit{"d", 86400.0}, Unit{"w", 604800.0}};
 
 constexpr double Ki = 1024.0;
-constexpr std::array size_units{
-    Unit{"B", 1.0},          Unit{"kB", 1e3},         Unit{"KB", 1e3},          Unit{"MB", 1e6},
-    Unit{"GB", 1e9},         Unit{"TB", 1e12},        Unit{"KiB", Ki},          Unit{"MiB", Ki * Ki},
-    Unit{"GiB", Ki * Ki * Ki}, Unit{"TiB", Ki * Ki * Ki * Ki}, Unit{"b", 1.0 / 8}, Unit{"kb", 1e3 / 8},
-    Unit{"Kb", 1e3 / 8},     Unit{"Mb", 1e6 / 8},     Unit{"Gb", 1e9 / 8},      Unit{"Kib", Ki / 8},
-    Unit{"Mib", Ki * Ki / 8}, Unit{"Gib", Ki * Ki * Ki / 8}};
+constexpr std::array size_units{Unit{"B", 1.0},          Unit{"kB", 1e3},
+                                Unit{"KB", 1e3},         Unit{"MB", 1e6},
+                                Unit{"GB", 1e9},         Unit{"TB", 1e12},
+                                Unit{"KiB", Ki},         Unit{"MiB", Ki* Ki},
+                                Unit{"GiB", Ki* Ki* Ki}, Unit{"TiB", Ki* Ki* Ki* Ki},
+                                Unit{"b", 1.0 / 8},      Unit{"kb", 1e3 / 8},
+                                Unit{"Kb", 1e3 / 8},     Unit{"Mb", 1e6 / 8},
+                                Unit{"Gb", 1e9 / 8},     Unit{"Kib", Ki / 8},
+                                Unit{"Mib", Ki* Ki / 8}, Unit{"Gib", Ki* Ki* Ki / 8}};
 
-constexpr std::array bandwidth_units{
-    Unit{"Bps", 1.0},           Unit{"kBps", 1e3},         Unit{"KBps", 1e3},          Unit{"MBps", 1e6},
-    Unit{"GBps", 1e9},          Unit{"TBps", 1e12},        Unit{"KiBps", Ki},          Unit{"MiBps", Ki * Ki},
-    Unit{"GiBps", Ki * Ki * Ki}, Unit{"bps", 1.0 / 8},     Unit{"kbps", 1e3 / 8},      Unit{"Kbps", 1e3 / 8},
-    Unit{"Mbps", 1e6 / 8},      Unit{"Gbps", 1e9 / 8},     Unit{"Tbps", 1e12 / 8},     Unit{"Kibps", Ki / 8},
-    Unit{"Mibps", Ki * Ki / 8}, Unit{"Gibps", Ki * Ki * Ki / 8}};
+constexpr std::array bandwidth_units{Unit{"Bps", 1.0},      Unit{"kBps", 1e3},         Unit{"KBps", 1e3},
+                                     Unit{"MBps", 1e6},     Unit{"GBps", 1e9},         Unit{"TBps", 1e12},
+                                     Unit{"KiBps", Ki},     Unit{"MiBps", Ki* Ki},     Unit{"GiBps", Ki* Ki* Ki},
+                                     Unit{"bps", 1.0 / 8},  Unit{"kbps", 1e3 / 8},     Unit{"Kbps", 1e3 / 8},
+                                     Unit{"Mbps", 1e6 / 8}, Unit{"Gbps", 1e9 / 8},     Unit{"Tbps", 1e12 / 8},
+                                     Unit{"Kibps", Ki / 8}, Unit{"Mibps", Ki* Ki / 8}, Unit{"Gibps", Ki* Ki* Ki / 8}};
 
-constexpr std::array speed_units{Unit{"f", 1.0},   Unit{"kf", 1e3},   Unit{"Kf", 1e3}, Unit{"Mf", 1e6},
-                                 Unit{"Gf", 1e9},  Unit{"Tf", 1e12},  Unit{"Pf", 1e15}};
+constexpr std::array speed_units{Unit{"f", 1.0},  Unit{"kf", 1e3},  Unit{"Kf", 1e3}, Unit{"Mf", 1e6},
+                                 Unit{"Gf", 1e9}, Unit{"Tf", 1e12}, Unit{"Pf", 1e15}};
 
 template <std::size_t N>
 std::optional<double> factor_in(const std::array<Unit, N>& table, std::string_view suffix) {
   for (const auto& unit : table)
-    if (unit.suffix == suffix)
-      return unit.factor;
+    if (unit.suffix == suffix) return unit.factor;
   return std::nullopt;
 }
 
@@ -92,16 +94,12 @@ const char* kind_name(Kind kind) {
 
 std::optional<double> parse(std::string_view text, Kind kind, std::string* why) {
   auto fail = [&](std::string msg) -> std::optional<double> {
-    if (why)
-      *why = std::move(msg);
+    if (why) *why = std::move(msg);
     return std::nullopt;
   };
-  while (!text.empty() && text.front() == ' ')
-    text.remove_prefix(1);
-  while (!text.empty() && text.back() == ' ')
-    text.remove_suffix(1);
-  if (text == "inf" || text == "infinity")
-    return std::numeric_limits<double>::infinity();
+  while (!text.empty() && text.front() == ' ') text.remove_prefix(1);
+  while (!text.empty() && text.back() == ' ') text.remove_suffix(1);
+  if (text == "inf" || text == "infinity") return std::numeric_limits<double>::infinity();
   double value = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   // from_chars accepts "nan": a NaN latency or size would silently poison every date, so it is
@@ -110,10 +108,8 @@ std::optional<double> parse(std::string_view text, Kind kind, std::string* why) 
     return fail(fmt::format("\"{}\" is not {} (expected a number with a unit such as {})", text, kind_name(kind),
                             example_of(kind)));
   std::string_view suffix(end, text.data() + text.size() - end);
-  while (!suffix.empty() && suffix.front() == ' ')
-    suffix.remove_prefix(1);
-  if (suffix.empty())
-    return value;
+  while (!suffix.empty() && suffix.front() == ' ') suffix.remove_prefix(1);
+  if (suffix.empty()) return value;
   auto factor = factor_of(kind, suffix);
   if (!factor)
     return fail(fmt::format("unknown unit \"{}\" in \"{}\" for {} (examples: {})", suffix, text, kind_name(kind),
@@ -122,10 +118,8 @@ std::optional<double> parse(std::string_view text, Kind kind, std::string* why) 
 }
 
 std::string format_duration(double seconds) {
-  if (std::isinf(seconds))
-    return "inf";
-  if (seconds >= 3600)
-    return fmt::format("{:.6g} s ({:.4g} h)", seconds, seconds / 3600);
+  if (std::isinf(seconds)) return "inf";
+  if (seconds >= 3600) return fmt::format("{:.6g} s ({:.4g} h)", seconds, seconds / 3600);
   return fmt::format("{:.6g} s", seconds);
 }
 

@@ -1,0 +1,89 @@
+/* The command line: the default scenario runs from any folder and prints its summary; the
+ * results file carries the run's parameters; `protocols` lists none; an unknown protocol is an
+ * input error listing the valid ones. */
+#include "tests/support/sim_child.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sys/wait.h>
+
+using namespace ckptsim::testing;
+
+namespace {
+struct Output {
+  int status;
+  std::string out;
+};
+
+Output run(const std::string& args) {
+  std::string cmd = "cd / && " + std::string(CKPTSIM_BINARY) + " " + args + " 2>&1";
+  Output o{-1, ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  while (std::fgets(buf.data(), buf.size(), p)) o.out += buf.data();
+  int st = pclose(p);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+} // namespace
+
+TEST(Cli, DefaultScenarioRunsAndPrintsItsSummary) {
+  const std::string out = temp_path("default.json");
+  auto o = run("--seed 2 --output " + out);
+  ASSERT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("200 nodes in 2 clusters"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("makespan"), std::string::npos);
+  EXPECT_NE(o.out.find("Sender cluster"), std::string::npos);
+  EXPECT_NE(o.out.find("0 violations"), std::string::npos);
+  std::ifstream in(out);
+  auto doc = nlohmann::json::parse(in);
+  EXPECT_EQ(doc["run"]["protocol"], "none");
+  EXPECT_EQ(doc["run"]["seed"], 2);
+  EXPECT_EQ(doc["inputs"]["topology"]["mtbf"], "10h");
+  // The default application is calibrated on the HC3I table (2920 / 2497 / 145 / 11 per 10 h);
+  // with failures the re-executions add to it, so only the failure-free part is checked here.
+  EXPECT_GT(doc["results"]["app_messages_sent"].get<double>(), 5000);
+}
+
+TEST(Cli, DefaultScenarioMessageMatrixIsNearThePapersTable) {
+  auto o = run("--set topology/mtbf=inf --quiet --output " + temp_path("m.json"));
+  ASSERT_EQ(o.status, 0) << o.out;
+  const std::string out = temp_path("matrix.json");
+  ASSERT_EQ(run("--set topology/mtbf=inf --quiet --output " + out).status, 0);
+  std::ifstream in(out);
+  auto m = nlohmann::json::parse(in)["stats"]["matrices"]["app.messages"];
+  // Poisson counts: 3 standard deviations of each expected count.
+  EXPECT_NEAR(m[0][0].get<double>(), 2920, 3 * std::sqrt(2920));
+  EXPECT_NEAR(m[1][1].get<double>(), 2497, 3 * std::sqrt(2497));
+  EXPECT_NEAR(m[0][1].get<double>(), 145, 3 * std::sqrt(145));
+  EXPECT_NEAR(m[1][0].get<double>(), 11, 3 * std::sqrt(11) + 1);
+}
+
+TEST(Cli, ProtocolsListsNoneAndUnknownProtocolFails) {
+  auto list = run("protocols");
+  ASSERT_EQ(list.status, 0);
+  EXPECT_NE(list.out.find("none"), std::string::npos);
+  EXPECT_NE(list.out.find("checkpoint_period"), std::string::npos);
+  auto bad = run("--protocol nosuch");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find("unknown protocol \"nosuch\" (valid protocols: none"), std::string::npos) << bad.out;
+}
+
+TEST(Cli, PlatformXmlRoundTripGivesTheSameTimes) {
+  const std::string xml = temp_path("fed.xml");
+  ASSERT_EQ(run("platform --output " + xml).status, 0);
+  // Same scenario, hosts and network from the XML: the same statistics (failures off).
+  const std::string a = temp_path("a.json"), b = temp_path("b.json");
+  ASSERT_EQ(run("--set topology/mtbf=inf --quiet --output " + a).status, 0);
+  std::string app = std::string(CKPTSIM_SOURCE_DIR) + "/workloads/default/application.json";
+  auto o = run("--platform " + xml + " --application " + app + " --quiet --output " + b);
+  ASSERT_EQ(o.status, 0) << o.out;
+  std::ifstream ia(a), ib(b);
+  auto da = nlohmann::json::parse(ia), db = nlohmann::json::parse(ib);
+  EXPECT_EQ(da["results"]["makespan"], db["results"]["makespan"]);
+  EXPECT_EQ(da["stats"]["matrices"], db["stats"]["matrices"]);
+  EXPECT_EQ(db["run"]["nodes"], 200);
+}

@@ -1,0 +1,40 @@
+/* Runs one simulation in a forked child process and returns its results document: SimGrid's
+ * engine is process-global, so a test that needs many simulations (200 seeds) forks one child
+ * per simulation instead of spawning the CLI. */
+#pragma once
+
+#include "sim/engine/run_config.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace ckptsim::testing {
+
+struct ChildResult {
+  int exit_status = -1;    // 0: ran; 2: InputError; 3: other exception
+  std::string error;       // the exception text when exit_status != 0
+  nlohmann::json document; // the results document when exit_status == 0
+};
+
+/** @brief Runs @p config in a child process. */
+ChildResult run_in_child(const RunConfig& config);
+
+/** @brief A small federation: @p clusters clusters of @p nodes nodes (SAN 10us / 80MBps, WAN
+ *  150us / 100MBps), MTBF @p mtbf seconds (inf for none). */
+json small_topology(int clusters, int nodes, double mtbf);
+
+/** @brief A stochastic application on small_topology: compute mean @p mean, total @p total,
+ *  intra-cluster send probability @p p_intra and inter-cluster @p p_inter. */
+json small_application(int clusters, double mean, double total, double p_intra, double p_inter);
+
+/** @brief A RunConfig from documents (protocol none, seed 1, no trace). */
+RunConfig make_config(json topology, json application, json timers = json::object());
+
+/** @brief Reads a JSON-lines trace file. */
+std::vector<json> read_trace(const std::string& path);
+
+/** @brief A fresh temporary file path (not created). */
+std::string temp_path(const std::string& name);
+
+} // namespace ckptsim::testing
