@@ -12,7 +12,11 @@ using namespace ckptsim;
 namespace {
 Topology topo(int nodes, double mtbf, FailureModel model = FailureModel::Exponential, double shape = 1) {
   Topology t;
-  t.clusters.push_back({"c0", nodes, {1e-5, 8e7}});
+  ClusterSpec c;
+  c.name = "c0";
+  c.nodes = nodes;
+  c.san = {1e-5, 8e7};
+  t.clusters.push_back(c);
   t.mtbf = mtbf;
   t.failures.model = model;
   t.failures.weibull_shape = shape;
