@@ -45,6 +45,10 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   int argc = static_cast<int>(simgrid_argv.size());
   engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
   configure_network_model(*engine_, config_.options.network_model);
+  // The user's own --cfg options win over the model defaults set just above.
+  for (const auto& a : simgrid_argv)
+    if (a.rfind("--cfg=", 0) == 0)
+      engine_->set_config(a.substr(6));
   platform_ = create_platform(*engine_, topology_);
 
   application_ = parse_application(config_.application_doc, config_.application_file, topology_);
