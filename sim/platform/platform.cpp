@@ -110,6 +110,13 @@ Platform load_xml(sg4::Engine& engine, Topology& topo) {
     spec.name = zone->get_name();
     spec.nodes = static_cast<int>(zone_hosts.size());
     spec.speed = zone_hosts.front()->get_speed();
+    for (auto* h : zone_hosts)
+      if (h->get_speed() != spec.speed)
+        throw InputError(topo.platform_xml, "",
+                         fmt::format("the hosts of zone \"{}\" have different speeds ({} has {} f, {} has {} f): "
+                                     "ckptsim needs one node speed per cluster",
+                                     spec.name, zone_hosts.front()->get_name(), spec.speed, h->get_name(),
+                                     h->get_speed()));
     std::vector<std::string> names;
     for (auto* h : zone_hosts) {
       names.push_back(h->get_name());

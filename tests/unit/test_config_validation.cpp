@@ -524,6 +524,14 @@ TEST(ConfigOverride, RejectsAMissingParent) {
   EXPECT_TRUE(override_fails("timers/clusters/c0/gc_period=1h", "timers has no field /clusters/c0"));
 }
 
+TEST(ConfigOverride, RejectsAnIndexPastTheEndOfAnArray) {
+  EXPECT_TRUE(override_fails("topology/clusters/3={}", "index 3 is past the end of /clusters (2 elements; use - to"));
+  EXPECT_TRUE(override_fails("topology/clusters/x={}", "\"x\" is not an index of the array /clusters"));
+  RunConfig c = override_config();
+  apply_override(c, "topology/clusters/-={\"name\": \"c2\"}");
+  EXPECT_EQ(c.topology_doc["clusters"].size(), 3u);
+}
+
 TEST(ConfigOverride, ValueIsJsonWhenItParsesAndAStringOtherwise) {
   RunConfig c = override_config();
   apply_override(c, "application/total_time=3600");
