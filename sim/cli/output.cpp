@@ -46,7 +46,11 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     std::ofstream out(tmp, std::ios::binary);
     if (!out) throw InputError(path, "", "cannot write the output file (does its folder exist?)");
     out << content;
-    if (!out.flush()) throw InputError(path, "", "writing the output file failed");
+    if (!out.flush()) {
+      out.close();
+      std::remove(tmp.c_str());
+      throw InputError(path, "", "writing the output file failed");
+    }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());

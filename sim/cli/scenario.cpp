@@ -83,9 +83,20 @@ void apply_override(RunConfig& config, const std::string& assignment) {
     json::json_pointer ptr(path.substr(slash));
     // Creating a missing field is fine (the loader will reject an unknown one); an index past
     // the end of an array is not.
-    if (!doc->contains(ptr.parent_pointer()) && !ptr.parent_pointer().empty())
-      throw InputError("command line", where,
-                       fmt::format("{} has no field {}", doc_name, ptr.parent_pointer().to_string()));
+    const auto parent = ptr.parent_pointer();
+    if (!parent.empty() && !doc->contains(parent))
+      throw InputError("command line", where, fmt::format("{} has no field {}", doc_name, parent.to_string()));
+    const json& container = parent.empty() ? *doc : doc->at(parent);
+    if (container.is_array() && ptr.back() != "-") {
+      const std::string& token = ptr.back();
+      if (token.empty() || token.find_first_not_of("0123456789") != std::string::npos)
+        throw InputError("command line", where,
+                         fmt::format("\"{}\" is not an index of the array {}", token, parent.to_string()));
+      if (std::stoul(token) >= container.size())
+        throw InputError("command line", where,
+                         fmt::format("index {} is past the end of {} ({} elements; use - to append)", token,
+                                     parent.to_string(), container.size()));
+    }
     (*doc)[ptr] = value;
   } catch (const json::exception& e) {
     throw InputError("command line", where, fmt::format("cannot set this path: {}", e.what()));

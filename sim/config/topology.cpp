@@ -33,7 +33,11 @@ ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml)
     c.nodes = static_cast<int>(as_integer(r.required("nodes"), r.where("nodes"), 1, 1'000'000));
     c.san = parse_link(r.required("san"), r.where("san"));
   }
-  if (auto* v = r.optional("speed")) c.speed = as_positive_quantity(*v, r.where("speed"), units::Kind::Speed);
+  if (auto* v = r.optional("speed")) {
+    if (network_from_xml)
+      r.where("speed").fail("with a \"platform\" XML the node speed comes from the XML; remove this field");
+    c.speed = as_positive_quantity(*v, r.where("speed"), units::Kind::Speed);
+  }
   if (auto* v = r.optional("checkpoint_size"))
     c.checkpoint_size = as_nonnegative_quantity(*v, r.where("checkpoint_size"), units::Kind::Size);
   if (auto* v = r.optional("storage")) c.storage = as_string(*v, r.where("storage"));

@@ -489,6 +489,19 @@ testing::AssertionResult override_fails(const std::string& assignment, const std
   return fails_with([&] { apply_override(c, assignment); }, "command line", "--set " + assignment, part);
 }
 
+TEST(ConfigTopology, WithAPlatformXmlTheNetworkAndSpeedComeFromTheXml) {
+  std::string dir = temp_dir();
+  write(dir, "p.xml", "<platform version=\"4.1\"/>");
+  json t = json::parse(R"({"platform": "p.xml", "clusters": [{"name": "c0", "speed": "2Gf"}]})");
+  EXPECT_TRUE(fails_with([&] { parse_topology(t, "t.json", dir); }, "t.json", "/clusters/0/speed",
+                         "with a \"platform\" XML the node speed comes from the XML"));
+  t["clusters"][0] = {{"name", "c0"}, {"nodes", 3}};
+  EXPECT_TRUE(fails_with([&] { parse_topology(t, "t.json", dir); }, "t.json", "/clusters/0/nodes",
+                         "with a \"platform\" XML the hosts and links come from the XML"));
+  t["clusters"][0] = {{"name", "c0"}, {"checkpoint_size", "2MB"}};
+  EXPECT_DOUBLE_EQ(parse_topology(t, "t.json", dir).clusters[0].checkpoint_size, 2e6);
+}
+
 TEST(ConfigOverride, SetsANestedValue) {
   RunConfig c = override_config();
   apply_override(c, "topology/clusters/1/san/latency=20us");
