@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -86,4 +87,19 @@ TEST(Cli, PlatformXmlRoundTripGivesTheSameTimes) {
   EXPECT_EQ(da["results"]["makespan"], db["results"]["makespan"]);
   EXPECT_EQ(da["stats"]["matrices"], db["stats"]["matrices"]);
   EXPECT_EQ(db["run"]["nodes"], 200);
+}
+
+TEST(Cli, CsvOutputIsOneRowWithTheRunParameters) {
+  const std::string out = temp_path("r.csv");
+  ASSERT_EQ(run("--set topology/mtbf=inf --end 1h --quiet --output " + out).status, 0);
+  std::ifstream in(out);
+  std::string header, row, extra;
+  std::getline(in, header);
+  std::getline(in, row);
+  EXPECT_FALSE(std::getline(in, extra));
+  EXPECT_NE(header.find("run.protocol"), std::string::npos);
+  EXPECT_NE(header.find("results.makespan"), std::string::npos);
+  EXPECT_NE(header.find("stats.matrices.app.messages.0.1"), std::string::npos);
+  EXPECT_EQ(std::count(header.begin(), header.end(), ','), std::count(row.begin(), row.end(), ','));
+  EXPECT_NE(row.find("stopped at the end date"), std::string::npos) << row;
 }

@@ -1,0 +1,109 @@
+/* Failure handling with times computed by hand: a scripted application of two nodes computing
+ * 10 s each, failures from the script, protocol none (global restart). detection_delay 0.5 s,
+ * downtime 2 s, restart_overhead 1 s. Covers detection, restart, the global restart waiting for
+ * the replacement, lost work, recovery time, and overlapping failures allowed or deferred. */
+#include "tests/support/sim_child.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace ckptsim;
+using namespace ckptsim::testing;
+
+namespace {
+constexpr double kEps = 1e-9;
+
+RunConfig scenario(const json& failures, const std::string& overlap) {
+  json topo = small_topology(1, 2, INFINITY);
+  topo["failures"] = {{"detection_delay", 0.5}, {"downtime", 2}, {"restart_overhead", 1}, {"overlap", overlap}};
+  json app = {{"kind", "scripted"},
+              {"nodes", {{"c0-0", {{{"compute", 10}}}}, {"c0-1", {{{"compute", 10}}}}}},
+              {"failures", failures}};
+  RunConfig c = make_config(topo, app);
+  c.options.trace_file = temp_path("failures.jsonl");
+  c.options.trace_level = 2;
+  return c;
+}
+
+std::vector<double> dates_of(const std::vector<json>& trace, const std::string& ev) {
+  std::vector<double> out;
+  for (const auto& e : trace)
+    if (e["ev"] == ev) out.push_back(e["t"]);
+  return out;
+}
+} // namespace
+
+TEST(Failures, SingleFailureTimesByHand) {
+  RunConfig c = scenario(json::parse(R"([{"date": 3, "node": "c0-1"}])"), "allow");
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  // c0-1 fails at 3; c0-0 hears of it at 3.5 and rolls back (3.5 s lost); c0-1 is back at 5,
+  // pays 1 s of restart, and at 6 both start again from scratch: 10 s more.
+  EXPECT_NEAR(res["makespan"].get<double>(), 16.0, kEps);
+  EXPECT_NEAR(res["lost_work"].get<double>(), 3.5 + 3.0, kEps);
+  EXPECT_NEAR(res["recovery_time"].get<double>(), 3.0, kEps);
+  EXPECT_EQ(res["failures"], 1);
+  EXPECT_EQ(res["consistency"]["violations"], 0);
+  auto trace = read_trace(c.options.trace_file);
+  EXPECT_EQ(dates_of(trace, "failure"), std::vector<double>{3.0});
+  EXPECT_EQ(dates_of(trace, "failure_detected"), std::vector<double>{3.5});
+  EXPECT_EQ(dates_of(trace, "restart"), std::vector<double>{5.0});
+  EXPECT_EQ(dates_of(trace, "recovery_done"), std::vector<double>{6.0});
+  EXPECT_EQ(dates_of(trace, "node_back"), (std::vector<double>{6.0, 6.0}));
+}
+
+TEST(Failures, OverlappingFailureAllowedStrikesDuringTheRecovery) {
+  RunConfig c = scenario(json::parse(R"([{"date": 3, "node": "c0-1"}, {"date": 4.2, "node": "c0-0"}])"), "allow");
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  // c0-0 (paused since 3.5) fails at 4.2, detected at 4.7 while c0-1 is down; c0-1 restarts at 5
+  // knowing of it and waits; c0-0 restarts at 6.2 and is ready at 7.2: all start again then.
+  EXPECT_NEAR(res["makespan"].get<double>(), 17.2, kEps);
+  EXPECT_EQ(res["failures"], 2);
+  EXPECT_EQ(res["failures_deferred"], 0);
+  EXPECT_NEAR(res["lost_work"].get<double>(), 3.5 + 3.0, kEps);
+  EXPECT_EQ(res["consistency"]["violations"], 0);
+  auto trace = read_trace(c.options.trace_file);
+  EXPECT_EQ(dates_of(trace, "failure"), (std::vector<double>{3.0, 4.2}));
+  EXPECT_EQ(dates_of(trace, "restart"), (std::vector<double>{5.0, 6.2}));
+}
+
+TEST(Failures, OverlappingFailureDeferredStrikesWhenTheRecoveryEnds) {
+  RunConfig c = scenario(json::parse(R"([{"date": 3, "node": "c0-1"}, {"date": 4.2, "node": "c0-0"}])"), "defer");
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  // The second failure waits for the end of the first recovery (6), strikes c0-0 then; c0-1,
+  // running again since 6, hears of it at 6.5 (0.5 s lost); c0-0 is back at 8, ready at 9.
+  EXPECT_NEAR(res["makespan"].get<double>(), 19.0, kEps);
+  EXPECT_EQ(res["failures"], 2);
+  EXPECT_EQ(res["failures_deferred"], 1);
+  EXPECT_NEAR(res["lost_work"].get<double>(), 3.5 + 3.0 + 0.5, kEps);
+  EXPECT_EQ(res["consistency"]["violations"], 0);
+  auto trace = read_trace(c.options.trace_file);
+  EXPECT_EQ(dates_of(trace, "failure_deferred"), std::vector<double>{4.2});
+  EXPECT_EQ(dates_of(trace, "failure"), (std::vector<double>{3.0, 6.0}));
+  EXPECT_EQ(r.document["run"]["overlapping_failures"], "deferred");
+}
+
+TEST(Failures, FailureOfANodeAlreadyDownIsIgnored) {
+  RunConfig c = scenario(json::parse(R"([{"date": 3, "node": "c0-1"}, {"date": 4, "node": "c0-1"}])"), "allow");
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  EXPECT_EQ(r.document["results"]["failures"], 1);
+  EXPECT_EQ(r.document["results"]["failures_ignored_node_down"], 1);
+  EXPECT_NEAR(r.document["results"]["makespan"].get<double>(), 16.0, kEps);
+}
+
+TEST(Failures, WeibullFailuresRunConsistently) {
+  json topo = small_topology(2, 3, 30.0);
+  topo["failures"] = {{"model", "weibull"}, {"shape", 0.7}, {"downtime", 1}};
+  RunConfig c = make_config(topo, small_application(2, 1.0, 40.0, 0.5, 0.2));
+  c.options.seed = 3;
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  EXPECT_GT(r.document["results"]["failures"].get<int>(), 0);
+  EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
+  EXPECT_EQ(r.document["run"]["failure_model"], "weibull");
+}
