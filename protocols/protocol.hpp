@@ -75,12 +75,27 @@ class NodeContext {
   /** @brief Rolls the node back to @p s: lost work accounted, oracle history truncated, traced. */
   virtual void restore(const Snapshot& s, const std::string& reason) = 0;
 
+  /** @brief Saves checkpoint @p number of this node: the copy in its own memory at once, the
+   *  storage model's remote copies by transfers on the network; Agent::on_saved follows when
+   *  every copy is complete. */
+  virtual void save_checkpoint(std::uint64_t number, Snapshot s) = 0;
+  /** @brief Loads checkpoint @p number: from this node's memory if it still has it, else from a
+   *  surviving remote copy (a transfer); Agent::on_loaded follows. When no copy survives, the
+   *  run ends as unrecoverable. */
+  virtual void load_checkpoint(std::uint64_t number) = 0;
+  /** @brief Frees checkpoint @p number everywhere (garbage collection). */
+  virtual void discard_checkpoint(std::uint64_t number) = 0;
+  /** @brief Bytes of this node's checkpoint (its cluster's checkpoint size). */
+  virtual double checkpoint_bytes() const = 0;
+
   /** @brief The failure model's restart overhead (seconds) paid by a restarted process. */
   virtual double restart_overhead() const = 0;
   /** @brief This restarted node is running again (after reloading its state). */
   virtual void restart_complete() = 0;
-  /** @brief The recovery of failure @p id is complete (protocols with their own recovery end). */
-  virtual void recovery_done(FailureId id) = 0;
+  /** @brief This node has done its part of the recovery of every failure up to @p id (rolled
+   *  back, or decided not to). With ProtocolModule::nodes_report_recovery, a recovery ends when
+   *  the victim has restarted and every node has reported. */
+  virtual void recovered(FailureId id) = 0;
 
   virtual Stats& stats() = 0;
   virtual Trace& trace() = 0;
@@ -104,6 +119,10 @@ class Agent {
   virtual void on_timer(NodeContext& /*ctx*/, int /*id*/) {}
   /** @brief The failure detector reports the failure of another node. */
   virtual void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) = 0;
+  /** @brief A save_checkpoint is complete (every copy made, or as many as survived). */
+  virtual void on_saved(NodeContext& /*ctx*/, std::uint64_t /*number*/) {}
+  /** @brief A load_checkpoint is complete: @p s is the checkpoint's content. */
+  virtual void on_loaded(NodeContext& /*ctx*/, std::uint64_t /*number*/, const Snapshot& /*s*/) {}
   /** @brief The victim of a failure this node was told of is running again (its restart is
    *  complete and the failure detected): every node, the victim included, gets this once. */
   virtual void on_node_back(NodeContext& /*ctx*/, const FailureNotice& /*notice*/) {}
@@ -129,10 +148,14 @@ class ProtocolModule {
   virtual ~ProtocolModule() = default;
   /** @brief Whether a failure may strike while a recovery runs (OverlapPolicy::Protocol). */
   virtual bool tolerates_overlapping_failures() const { return true; }
-  /** @brief Whether the engine ends a recovery when the victim restarted and every node was told
-   *  (true), or the protocol calls NodeContext::recovery_done itself (false). */
-  virtual bool recovery_ends_at_restart() const { return true; }
+  /** @brief false: a recovery ends when the victim has restarted and every node has processed the
+   *  failure notice (enough when nodes roll back on the notice itself). true: it ends when, in
+   *  addition, every computing node has called NodeContext::recovered (protocols whose rollback
+   *  follows later messages, such as a coordinator's order). */
+  virtual bool nodes_report_recovery() const { return false; }
   virtual std::vector<ServiceSpec> services() const { return {}; }
+  /** @brief The storage model used when the topology names none. */
+  virtual std::string default_storage() const { return "servers"; }
   /** @brief The agent of computing node @p node, or of service number @p node - N. */
   virtual std::unique_ptr<Agent> make_agent(NodeId node, bool service) const = 0;
   /** @brief Protocol-specific lines of the summary (after the engine's). */

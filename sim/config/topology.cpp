@@ -40,7 +40,7 @@ ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml)
   }
   if (auto* v = r.optional("checkpoint_size"))
     c.checkpoint_size = as_nonnegative_quantity(*v, r.where("checkpoint_size"), units::Kind::Size);
-  if (auto* v = r.optional("storage")) c.storage = as_string(*v, r.where("storage"));
+  if (auto* v = r.optional("storage")) c.storage = as_choice(*v, r.where("storage"), storage_models());
   r.finish();
   return c;
 }
@@ -83,7 +83,23 @@ FailureSpec parse_failures(const json& j, const Where& at, const std::string& ba
   return f;
 }
 
+StorageSpec parse_storage(const json& j, const Where& at) {
+  ObjectReader r(j, at);
+  StorageSpec s;
+  if (auto* v = r.optional("model")) s.model = as_choice(*v, r.where("model"), storage_models());
+  if (auto* v = r.optional("servers"))
+    s.servers = static_cast<int>(as_integer(*v, r.where("servers"), 1, 100'000));
+  if (auto* v = r.optional("server_link")) s.server_link = parse_link(*v, r.where("server_link"));
+  r.finish();
+  return s;
+}
+
 } // namespace
+
+const std::vector<std::string>& storage_models() {
+  static const std::vector<std::string> models{"servers", "buddy"};
+  return models;
+}
 
 int Topology::cluster_index(const std::string& name) const {
   for (std::size_t i = 0; i < clusters.size(); i++)
@@ -135,6 +151,7 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   }
   if (auto* v = r.optional("controller")) t.controller = parse_link(*v, r.where("controller"));
   if (auto* v = r.optional("mtbf")) t.mtbf = as_period(*v, r.where("mtbf"));
+  if (auto* v = r.optional("storage")) t.storage = parse_storage(*v, r.where("storage"));
   if (auto* v = r.optional("failures")) t.failures = parse_failures(*v, r.where("failures"), base_dir);
   r.finish();
   return t;

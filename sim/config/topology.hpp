@@ -44,6 +44,16 @@ struct FailureSpec {
   OverlapPolicy overlap = OverlapPolicy::Protocol;
 };
 
+/** @brief Stable storage (SPEC 1): the model, and the checkpoint servers of the "servers" model. */
+struct StorageSpec {
+  std::string model;                 // "" = the protocol's default
+  int servers = 1;                   // "servers": how many server hosts
+  LinkSpec server_link{10e-6, 80e6}; // "servers": each server's own link
+};
+
+/** @brief The stable storage models the engine implements. */
+const std::vector<std::string>& storage_models();
+
 struct Topology {
   std::string source = "<embedded>"; // file name, for messages and results
   std::vector<ClusterSpec> clusters;
@@ -52,6 +62,7 @@ struct Topology {
   LinkSpec controller{1e-6, 1e10};                       // link of the non-computing controller host
   double mtbf = std::numeric_limits<double>::infinity(); // federation MTBF, seconds
   FailureSpec failures;
+  StorageSpec storage;
 
   int cluster_index(const std::string& name) const; // -1 when unknown
 };

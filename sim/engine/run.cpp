@@ -77,6 +77,12 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   protocol_ = info.factory(setup);
   services_ = protocol_->services();
 
+  for (NodeId n = 0; n < num_nodes(); n++)
+    if (storage_model(n) == "servers" && platform_.servers.empty())
+      throw InputError(topology_.source, "/storage",
+                       "the \"servers\" storage model needs checkpoint servers: a zone named \"storage\" in the "
+                       "platform XML");
+
   const int endpoints = num_endpoints();
   stats_.set_clusters(platform_.layout.num_clusters());
   oracle_.reset(num_nodes());
@@ -194,6 +200,39 @@ bool Run::overlapping_allowed() const {
   return protocol_->tolerates_overlapping_failures();
 }
 
+std::string Run::storage_model(NodeId node) const {
+  const std::string& own = topology_.clusters[platform_.layout.cluster_of(node)].storage;
+  if (!own.empty())
+    return own;
+  return topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model;
+}
+
+std::vector<Holder> Run::remote_holders(NodeId node) const {
+  return ckptsim::remote_holders(storage_model(node), node, platform_.layout,
+                                 static_cast<int>(platform_.servers.size()));
+}
+
+sg4::Host* Run::holder_host(Holder h) const {
+  return is_server(h) ? platform_.servers[server_index(h)] : platform_.hosts[h];
+}
+
+std::string Run::holder_name(Holder h) const {
+  return holder_host(h)->get_name();
+}
+
+void Run::unrecoverable(NodeId node, std::uint64_t number) {
+  if (over_)
+    return;
+  const double now = sg4::Engine::get_clock();
+  unrecoverable_ = fmt::format("no copy of checkpoint {} of {} survives", number, platform_.layout.host_name(node));
+  std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, unrecoverable_.c_str());
+  stats_.record("unrecoverable", {{"date", now}, {"node", node}, {"checkpoint", number}});
+  trace_.emit(0, now, "unrecoverable", {{"node", node}, {"checkpoint", number}});
+  over_ = true;
+  end_ = now;
+  sg4::Actor::kill_all();
+}
+
 void Run::failure_arrival(NodeId victim) {
   const double now = sg4::Engine::get_clock();
   stats_.add("failures.arrivals");
@@ -230,11 +269,21 @@ void Run::strike(NodeId victim) {
   nodes_down_++;
   set_app_finished(victim, false);
   set_quiet(victim, false);
-  recoveries_[id] = Recovery{victim, now, false, false, false, {}, false};
+  recoveries_[id] = Recovery{victim, now, false, false, false, {}, {}, false};
+  if (protocol_->nodes_report_recovery())
+    for (NodeId n = 0; n < num_nodes(); n++)
+      if (up_[n] || n == victim)
+        recoveries_[id].to_report.insert(n);
   open_recoveries_++;
   purge_wire(victim);
-  for (auto& [rid, rec] : recoveries_) // it will never process the notices sent to it
+  store_.holder_failed(victim); // its memory is gone: its own copies and those it held for others
+  for (auto& [rid, rec] : recoveries_) { // it will never process the notices sent to it
     rec.notices.erase(victim);
+    if (rid != id)
+      rec.to_report.erase(victim); // its restart reports for it
+  }
+  if (protocol_->nodes_report_recovery())
+    recoveries_[id].to_report.insert(victim);
   platform_.hosts[victim]->turn_off();
 
   const auto& f = topology_.failures;
@@ -316,16 +365,26 @@ void Run::restart_complete(FailureId id, NodeId node) {
   for (FailureId rid : settled) maybe_finish_recovery(rid);
 }
 
+void Run::node_recovered(FailureId up_to, NodeId node) {
+  std::vector<FailureId> touched;
+  for (auto& [rid, rec] : recoveries_)
+    if (rid <= up_to && !rec.done && rec.to_report.erase(node))
+      touched.push_back(rid);
+  for (FailureId rid : touched)
+    maybe_finish_recovery(rid);
+}
+
 void Run::maybe_finish_recovery(FailureId id) {
   Recovery& rec = recoveries_.at(id);
   // Once the victim runs again and everybody was told of the failure, everybody (the victim
   // included) is told it is back: the moment a global restart may go on.
-  if (!rec.back_sent && rec.restarted && rec.detected && up_[rec.victim]) {
+  // Sent once every notice was processed, so a node always hears of a failure before its end.
+  if (!rec.back_sent && rec.restarted && rec.detected && rec.notices.empty() && up_[rec.victim]) {
     rec.back_sent = true;
     for (NodeId e = 0; e < num_endpoints(); e++)
       if (up_[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
   }
-  if (!rec.done && protocol_->recovery_ends_at_restart() && rec.restarted && rec.detected && rec.notices.empty())
+  if (!rec.done && rec.restarted && rec.detected && rec.notices.empty() && rec.to_report.empty())
     recovery_done(id);
 }
 
@@ -417,13 +476,16 @@ RunResult Run::collect(double wall_seconds) {
   for (NodeId n = 0; n < num_nodes(); n++)
     failure_free = std::max(failure_free, workload_->failure_free_work(n) /
                                               (platform_.layout.cluster(platform_.layout.cluster_of(n)).speed / 1e9));
-  const double makespan = stopped_by_end_date_ ? end_ : all_finished_date_;
+  const bool cut = stopped_by_end_date_ || !unrecoverable_.empty();
+  const double makespan = cut ? end_ : all_finished_date_;
   nlohmann::ordered_json res;
-  res["status"] = stopped_by_end_date_ ? "stopped at the end date" : "completed";
-  res["makespan"] = stopped_by_end_date_ ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(makespan);
+  res["status"] = !unrecoverable_.empty() ? "unrecoverable failure: " + unrecoverable_
+                  : stopped_by_end_date_  ? "stopped at the end date"
+                                          : "completed";
+  res["makespan"] = cut ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(makespan);
   res["end_date"] = end_;
   res["failure_free_time"] = failure_free;
-  res["overhead_pct"] = stopped_by_end_date_ || failure_free <= 0
+  res["overhead_pct"] = cut || failure_free <= 0
                             ? nlohmann::ordered_json(nullptr)
                             : nlohmann::ordered_json(100.0 * (makespan - failure_free) / failure_free);
   res["failures"] = stats_.get("failures");
@@ -457,7 +519,9 @@ RunResult Run::collect(double wall_seconds) {
                 {"nodes", num_nodes()},
                 {"clusters", platform_.layout.num_clusters()},
                 {"failure_model", to_string(topology_.failures.model)},
-                {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"}};
+                {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"},
+                {"storage", topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model},
+                {"checkpoint_servers", platform_.servers.size()}};
   doc["inputs"] = {
       {"topology", config_.topology_doc}, {"application", config_.application_doc}, {"timers", config_.timers_doc}};
   doc["results"] = res;

@@ -11,6 +11,7 @@
 #include "sim/failures/failure_process.hpp"
 #include "sim/observe/oracle.hpp"
 #include "sim/platform/platform.hpp"
+#include "sim/storage/checkpoint_store.hpp"
 
 #include <deque>
 #include <map>
@@ -78,10 +79,21 @@ class Run {
   bool try_terminate();
   bool over() const { return over_; }
 
+  // ---- stable storage ----
+  CheckpointStore& store() { return store_; }
+  std::vector<Holder> remote_holders(NodeId node) const;
+  sg4::Host* holder_host(Holder h) const;
+  std::string holder_name(Holder h) const;
+  bool holder_up(Holder h) const { return is_server(h) || up_[h]; }
+  /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
+  void unrecoverable(NodeId node, std::uint64_t number);
+  std::string storage_model(NodeId node) const;
+
   // ---- failures ----
   void failure_arrival(NodeId victim);
   void notice_processed(FailureId id, NodeId node);
   void restart_complete(FailureId id, NodeId node);
+  void node_recovered(FailureId up_to, NodeId node);
   void recovery_done(FailureId id);
   FailureId latest_detected_failure() const { return latest_detected_; }
   std::uint64_t next_event_count() { return ++events_; }
@@ -98,6 +110,7 @@ class Run {
     bool detected = false;
     bool back_sent = false;   // the "node back" signal went out
     std::set<NodeId> notices; // nodes still to process the failure notice
+    std::set<NodeId> to_report; // nodes still to report their part of the recovery (nodes_report_recovery)
     bool done = false;
   };
 
@@ -151,6 +164,8 @@ class Run {
   std::deque<NodeId> deferred_;
   std::vector<double> death_work_;
 
+  CheckpointStore store_;
+  std::string unrecoverable_;
   bool over_ = false;
   bool stopped_by_end_date_ = false;
   double end_ = 0;

@@ -57,7 +57,7 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
   // Protocol messages by type.
   std::string ctrl;
   for (const auto& [key, value] : stats["counters"].items())
-    if (key.rfind("ctrl.", 0) == 0 && key != "ctrl.total")
+    if (key.rfind("ctrl.", 0) == 0 && key != "ctrl.total" && key != "ctrl.wan")
       ctrl += fmt::format("  {:<24} {:>10.0f}\n", key.substr(5), value.get<double>());
   if (!ctrl.empty()) out += "\n  Protocol messages by type\n" + ctrl;
   return out;

@@ -13,6 +13,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // Deadlines within this of the clock are due: SimGrid finishes actions within 1e-9 s.
 constexpr double kDateEpsilon = 1e-9;
+constexpr std::size_t kWaitedSends = 8;
 
 nlohmann::ordered_json message_json(const AppMessage& m) {
   nlohmann::ordered_json j{
@@ -70,6 +71,7 @@ void NodeRuntime::operator()() {
   } else {
     agent_->on_start(*this);
   }
+  report_io();
   pump();
   update_quiet();
   loop();
@@ -87,29 +89,74 @@ void NodeRuntime::loop() {
     for (const auto& [timer, date] : timers_) next = std::min(next, date);
     // A negative timeout means "forever" to SimGrid: clamp computed ones at 0.
     const double timeout = std::isinf(next) ? -1.0 : std::max(0.0, next - now());
-    ssize_t idx = -1;
-    try {
-      idx = sg4::Comm::wait_any_for(std::vector<sg4::CommPtr>{recv_}, timeout);
-    } catch (const simgrid::NetworkFailureException&) {
-      post_receive(); // the sender died during the transfer: the message is lost
-      continue;
-    }
-    run_.next_event_count();
-    if (idx == 0) {
-      Envelope* env = recv_buf_;
-      post_receive();
-      handle(run_.take(env));
-    } else {
-      fire_due();
-    }
+    wait_and_dispatch(timeout);
+    report_io();
     pump();
-    reap_sends();
     update_quiet();
     if (run_.try_terminate()) break;
   }
 }
 
+void NodeRuntime::wait_and_dispatch(double timeout) {
+  // Outgoing sends are waited on too: in SimGrid 3.32 a comm completed through test() stays in
+  // its actor's activity list for good, which made every later completion walk an ever longer
+  // list (time quadratic in the messages sent, memory never freed).
+  std::vector<sg4::CommPtr> comms{recv_};
+  for (const auto& io : io_)
+    comms.push_back(io.comm);
+  // Only the oldest few: waiting on a comm costs SimGrid a walk of the waited set, and a
+  // broadcast leaves N sends behind; finished ones come back at once, a few per wake-up.
+  const std::size_t waited_sends = std::min<std::size_t>(sends_.size(), kWaitedSends);
+  for (std::size_t i = 0; i < waited_sends; i++)
+    comms.push_back(sends_[i].second);
+  ssize_t idx = -1;
+  try {
+    idx = sg4::Comm::wait_any_for(comms, timeout);
+  } catch (const simgrid::NetworkFailureException&) {
+    // A peer died during a transfer: find which comm failed (test() is fine on this rare path).
+    if (recv_->get_state() == sg4::Activity::State::FAILED)
+      post_receive(); // a message lost with its sender
+    for (std::size_t i = io_.size(); i-- > 0;) {
+      try {
+        if (io_[i].comm->test())
+          io_finished(i, true);
+      } catch (const simgrid::NetworkFailureException&) {
+        io_finished(i, false);
+      }
+    }
+    std::erase_if(sends_, [this](auto& s) {
+      if (s.second->get_state() != sg4::Activity::State::FAILED)
+        return false;
+      run_.drop(s.first); // the receiver died during the transfer: the message is lost
+      return true;
+    });
+    return;
+  }
+  run_.next_event_count();
+  const auto first_send = static_cast<ssize_t>(1 + io_.size());
+  if (idx == 0) {
+    Envelope* env = recv_buf_;
+    post_receive();
+    // Work due at this very date completes before a message arriving at it is handled: a
+    // checkpoint request that arrives as a step ends finds the step done.
+    if (computing_ && !paused_ && compute_end() <= now() + kDateEpsilon) {
+      finish_step();
+      pump();
+    }
+    handle(run_.take(env));
+  } else if (idx > 0 && idx < first_send) {
+    io_finished(static_cast<std::size_t>(idx - 1), true);
+  } else if (idx >= first_send) {
+    sends_.erase(sends_.begin() + (idx - first_send)); // delivered to the receiver's mailbox
+  } else {
+    fire_due();
+  }
+}
+
 void NodeRuntime::cleanup() {
+  for (auto& io : io_)
+    io.comm->cancel();
+  io_.clear();
   mailbox_->set_receiver(nullptr);
   if (recv_) recv_->cancel();
   for (auto& [wire, comm] : sends_)
@@ -326,16 +373,6 @@ void NodeRuntime::post(std::unique_ptr<Envelope> env) {
   if (sent.second) sends_.push_back(std::move(sent));
 }
 
-void NodeRuntime::reap_sends() {
-  std::erase_if(sends_, [this](auto& s) {
-    try {
-      return s.second->test();
-    } catch (const simgrid::NetworkFailureException&) {
-      run_.drop(s.first); // the receiver died during the transfer: the message is lost
-      return true;
-    }
-  });
-}
 
 double NodeRuntime::timer_period(const std::string& name) const {
   if (service_) return run_.timers().cluster_period(name, "");
@@ -378,6 +415,99 @@ void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
   sync_finished();
 }
 
+double NodeRuntime::checkpoint_bytes() const {
+  return service_ ? 0.0 : run_.topology().clusters[cluster_].checkpoint_size;
+}
+
+void NodeRuntime::save_checkpoint(std::uint64_t number, Snapshot s) {
+  const double bytes = checkpoint_bytes();
+  run_.store().add(id_, number, std::move(s), bytes);
+  int started = 0;
+  nlohmann::ordered_json holders = nlohmann::ordered_json::array();
+  for (Holder h : run_.remote_holders(id_)) {
+    holders.push_back(run_.holder_name(h));
+    if (!run_.holder_up(h)) { // a buddy that is down cannot take the copy
+      run_.stats().add("storage.copies_failed");
+      continue;
+    }
+    auto comm = sg4::Comm::sendto_async(run_.host_of(id_), run_.holder_host(h),
+                                        static_cast<std::uint64_t>(std::llround(bytes)));
+    io_.push_back({comm, true, number, h});
+    started++;
+  }
+  trace_event(1, "ckpt_save", {{"number", number}, {"bytes", bytes}, {"copies", holders}});
+  run_.stats().add("storage.saves");
+  if (started == 0)
+    io_completed_.emplace_back(true, number);
+  else
+    saves_left_[number] = started;
+}
+
+void NodeRuntime::load_checkpoint(std::uint64_t number) {
+  const auto* entry = run_.store().find(id_, number);
+  if (!entry || entry->holders.empty()) {
+    run_.unrecoverable(id_, number);
+    return;
+  }
+  if (entry->holders.count(id_)) { // still in this node's memory: no transfer
+    io_completed_.emplace_back(false, number);
+    return;
+  }
+  const Holder from = *entry->holders.begin();
+  auto comm = sg4::Comm::sendto_async(run_.holder_host(from), run_.host_of(id_),
+                                      static_cast<std::uint64_t>(std::llround(entry->bytes)));
+  io_.push_back({comm, false, number, from});
+  trace_event(1, "ckpt_load", {{"number", number}, {"bytes", entry->bytes}, {"from", run_.holder_name(from)}});
+}
+
+void NodeRuntime::discard_checkpoint(std::uint64_t number) {
+  run_.store().drop(id_, number);
+}
+
+void NodeRuntime::io_finished(std::size_t index, bool ok) {
+  PendingIo io = io_[index];
+  io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(index));
+  const auto* entry = run_.store().find(id_, io.number);
+  if (io.save) {
+    if (ok && entry) {
+      run_.store().add_copy(id_, io.number, io.holder);
+      run_.stats().add("storage.bytes_written", entry->bytes);
+      if (is_server(io.holder))
+        run_.stats().add("storage.bytes_written." + run_.holder_name(io.holder), entry->bytes);
+    } else {
+      run_.stats().add("storage.copies_failed");
+    }
+    if (--saves_left_[io.number] == 0) {
+      saves_left_.erase(io.number);
+      io_completed_.emplace_back(true, io.number);
+    }
+  } else if (ok) {
+    run_.stats().add("storage.bytes_read", entry ? entry->bytes : 0.0);
+    run_.store().add_copy(id_, io.number, id_); // the loaded checkpoint is in this node's memory again
+    io_completed_.emplace_back(false, io.number);
+  } else {
+    load_checkpoint(io.number); // the source died during the transfer: try another copy
+  }
+}
+
+void NodeRuntime::report_io() {
+  while (!io_completed_.empty() && !run_.over()) {
+    auto [save, number] = io_completed_.front();
+    io_completed_.erase(io_completed_.begin());
+    if (save) {
+      agent_->on_saved(*this, number);
+      continue;
+    }
+    const auto* entry = run_.store().find(id_, number);
+    if (!entry) { // discarded meanwhile
+      run_.unrecoverable(id_, number);
+      return;
+    }
+    Snapshot copy = entry->snapshot;
+    agent_->on_loaded(*this, number, copy);
+  }
+}
+
 double NodeRuntime::restart_overhead() const { return run_.topology().failures.restart_overhead; }
 
 void NodeRuntime::restart_complete() {
@@ -385,6 +515,6 @@ void NodeRuntime::restart_complete() {
   run_.restart_complete(notice_.id, id_);
 }
 
-void NodeRuntime::recovery_done(FailureId id) { run_.recovery_done(id); }
+void NodeRuntime::recovered(FailureId id) { run_.node_recovered(id, id_); }
 
 } // namespace ckptsim

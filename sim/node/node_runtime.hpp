@@ -45,9 +45,13 @@ class NodeRuntime : public NodeContext {
   Snapshot snapshot(std::any protocol_state) override;
   Snapshot initial_snapshot() override;
   void restore(const Snapshot& s, const std::string& reason) override;
+  void save_checkpoint(std::uint64_t number, Snapshot s) override;
+  void load_checkpoint(std::uint64_t number) override;
+  void discard_checkpoint(std::uint64_t number) override;
+  double checkpoint_bytes() const override;
   double restart_overhead() const override;
   void restart_complete() override;
-  void recovery_done(FailureId id) override;
+  void recovered(FailureId id) override;
   Stats& stats() override;
   Trace& trace() override;
   void trace_event(int level, const char* event, nlohmann::ordered_json fields = {}) override;
@@ -68,9 +72,18 @@ class NodeRuntime : public NodeContext {
   void finish_step();
   double compute_end() const;
   void post(std::unique_ptr<Envelope> env);
-  void reap_sends();
   void update_quiet();
   void cleanup();
+  void wait_and_dispatch(double timeout);
+  void io_finished(std::size_t index, bool ok);
+  void report_io();
+
+  struct PendingIo {
+    sg4::CommPtr comm;
+    bool save;
+    std::uint64_t number;
+    int holder;
+  };
 
   Run& run_;
   const NodeId id_;
@@ -95,6 +108,9 @@ class NodeRuntime : public NodeContext {
   ChannelReceiver chan_in_;
   std::vector<std::pair<std::uint64_t, sg4::CommPtr>> sends_; // wire id, comm
   std::uint64_t restores_ = 0;
+  std::vector<PendingIo> io_;                                // checkpoint transfers under way
+  std::map<std::uint64_t, int> saves_left_;                  // checkpoint number -> copies still being made
+  std::vector<std::pair<bool, std::uint64_t>> io_completed_; // (save?, number) to report to the agent
   sg4::Mailbox* mailbox_ = nullptr;
   sg4::CommPtr recv_;
   Envelope* recv_buf_ = nullptr;

@@ -60,6 +60,12 @@ Platform build_from_topology(const Topology& topo) {
   simgrid::kernel::routing::NetPoint* ctl_gw = nullptr;
   auto* ctl_zone = create_star(root, "controller_zone", {kControllerHost}, 1e9, topo.controller, ctl, ctl_gw);
   p.controller = ctl.front();
+  std::vector<std::string> server_names;
+  for (int k = 0; k < topo.storage.servers; k++)
+    server_names.push_back(fmt::format("server-{}", k));
+  simgrid::kernel::routing::NetPoint* storage_gw = nullptr;
+  auto* storage_zone =
+      create_star(root, "storage", server_names, 1e9, topo.storage.server_link, p.servers, storage_gw);
   for (std::size_t i = 0; i < zones.size(); i++) {
     for (std::size_t j = i + 1; j < zones.size(); j++) {
       const LinkSpec& spec = topo.wan[i][j - i - 1];
@@ -74,6 +80,11 @@ Platform build_from_topology(const Topology& topo) {
     l->set_latency(topo.controller.latency)->seal();
     root->add_route(ctl_zone->get_netpoint(), zones[i]->get_netpoint(), ctl_gw, gateways[i],
                     {sg4::LinkInRoute(l, sg4::LinkInRoute::Direction::UP)}, true);
+    // Servers and nodes contend on the servers' links and the nodes' SAN links only.
+    auto* s = root->create_link(fmt::format("storage_{}", i), 1e300);
+    s->set_sharing_policy(sg4::Link::SharingPolicy::FATPIPE)->set_latency(0)->seal();
+    root->add_route(storage_zone->get_netpoint(), zones[i]->get_netpoint(), storage_gw, gateways[i],
+                    {sg4::LinkInRoute(s)}, true);
   }
   root->seal();
   return p;
@@ -99,6 +110,10 @@ Platform load_xml(sg4::Engine& engine, Topology& topo) {
       if (zone_hosts.size() != 1)
         throw InputError(topo.platform_xml, "", "the zone holding host \"controller\" must hold no other host");
       p.controller = zone_hosts.front();
+      continue;
+    }
+    if (zone->get_name() == "storage") { // checkpoint servers, not a cluster
+      p.servers = zone_hosts;
       continue;
     }
     if (zone_hosts.empty()) continue;
@@ -136,6 +151,7 @@ Platform load_xml(sg4::Engine& engine, Topology& topo) {
   if (clusters.empty())
     throw InputError(topo.platform_xml, "", "no cluster: the root zone has no child zone with hosts");
   topo.clusters = clusters;
+  topo.storage.servers = static_cast<int>(p.servers.size());
   p.layout = FederationLayout(topo, hosts);
   return p;
 }
@@ -183,8 +199,13 @@ std::string platform_xml(const Topology& topo) {
       "      <router id=\"controller_zone_router\"/>\n"
       "      <route src=\"controller\" dst=\"controller\" symmetrical=\"NO\"><link_ctn id=\"controller_lo\"/></route>\n"
       "    </zone>\n";
+  x += fmt::format("    <cluster id=\"storage\" prefix=\"server-\" suffix=\"\" radical=\"0-{}\" speed=\"1Gf\" "
+                   "bw=\"{:.17g}Bps\" lat=\"{:.17g}s\" sharing_policy=\"SPLITDUPLEX\" router_id=\"storage_router\" "
+                   "loopback_bw=\"1e300Bps\" loopback_lat=\"0s\"/>\n",
+                   topo.storage.servers - 1, topo.storage.server_link.bandwidth, topo.storage.server_link.latency / 2);
   const std::size_t n = topo.clusters.size();
   for (std::size_t i = 0; i < n; i++) {
+    x += fmt::format("    <link id=\"storage_{}\" bandwidth=\"1e300Bps\" latency=\"0s\" sharing_policy=\"FATPIPE\"/>\n", i);
     for (std::size_t j = i + 1; j < n; j++) {
       const auto& l = topo.wan[i][j - i - 1];
       x += fmt::format("    <link id=\"wan_{}_{}\" bandwidth=\"{:.17g}Bps\" latency=\"{:.17g}s\" "
@@ -202,6 +223,9 @@ std::string platform_xml(const Topology& topo) {
                        topo.clusters[i].name, topo.clusters[j].name, i, j);
     x += fmt::format("    <zoneRoute src=\"controller_zone\" dst=\"{0}\" gw_src=\"controller_zone_router\" "
                      "gw_dst=\"{0}_router\"><link_ctn id=\"controller_{1}\" direction=\"UP\"/></zoneRoute>\n",
+                     topo.clusters[i].name, i);
+    x += fmt::format("    <zoneRoute src=\"storage\" dst=\"{0}\" gw_src=\"storage_router\" gw_dst=\"{0}_router\">"
+                     "<link_ctn id=\"storage_{1}\"/></zoneRoute>\n",
                      topo.clusters[i].name, i);
   }
   x += "  </zone>\n</platform>\n";

@@ -2,7 +2,8 @@
  * split-duplex link per host carrying half the SAN latency each way, so a message between two
  * nodes crosses exactly one SAN latency; a router per cluster; one WAN link per pair of clusters
  * in a full root zone; a controller host in a zone of its own for the engine's and the protocols'
- * non-computing actors) or loaded from a SimGrid XML whose root zones are the clusters.
+ * non-computing actors; a "storage" zone of checkpoint servers, each behind its own link, joined
+ * to every cluster without a bottleneck of its own) or loaded from a SimGrid XML whose root zones are the clusters.
  * Resulting costs under CM02 (docs/MODEL.md):
  *   intra-cluster: SAN latency + size / SAN bandwidth
  *   inter-cluster: SAN latency + WAN latency + size / min(SAN bandwidth, WAN bandwidth) */
@@ -24,6 +25,7 @@ struct Platform {
   FederationLayout layout;
   std::vector<sg4::Host*> hosts; // by node id
   sg4::Host* controller = nullptr;
+  std::vector<sg4::Host*> servers; // checkpoint servers ("servers" storage model)
 };
 
 /** @brief Sets the network model ("CM02": latency + size/bandwidth, as in the papers; "LV08").

@@ -139,7 +139,7 @@ TEST(ConfigTopology, UnknownKeyListsTheKnownKeys) {
   json t = two_clusters();
   t["mtbff"] = "5h";
   EXPECT_TRUE(topology_fails(
-      t, "/mtbff", "unknown field \"mtbff\" (known fields here: clusters, controller, failures, mtbf, platform, wan)"));
+      t, "/mtbff", "unknown field \"mtbff\" (known fields here: clusters, controller, failures, mtbf, platform, storage, wan)"));
   t = two_clusters();
   t["clusters"][1]["san"]["jitter"] = 0;
   EXPECT_TRUE(topology_fails(t, "/clusters/1/san/jitter",
@@ -153,7 +153,7 @@ TEST(ConfigTopology, UnknownKeyOfASingleClusterTopologyStillListsWan) {
   t.erase("wan");
   t["mtbfh"] = 1;
   EXPECT_TRUE(topology_fails(
-      t, "/mtbfh", "unknown field \"mtbfh\" (known fields here: clusters, controller, failures, mtbf, platform, wan)"));
+      t, "/mtbfh", "unknown field \"mtbfh\" (known fields here: clusters, controller, failures, mtbf, platform, storage, wan)"));
 }
 
 TEST(ConfigTopology, MissingField) {

@@ -1,0 +1,40 @@
+/* The coordinator of the blocking coordinated protocol: a non-computing process on the
+ * controller host. Every checkpoint period it starts a wave (INIT to the N processes), commits it
+ * when the N ACKs are in (CONT to all). On a failure it aborts the wave under way and tells every
+ * process to roll back to the last committed wave (ROLLBACK), and answers the restarted process'
+ * RESTARTED with the same; the period starts again when the failed process is back. */
+#pragma once
+
+#include "protocols/protocol.hpp"
+
+#include <set>
+
+namespace ckptsim::coordinated {
+
+class Coordinator : public Agent {
+public:
+  void on_start(NodeContext& ctx) override;
+  void on_restart(NodeContext&, const FailureNotice&) override {} // the controller never fails
+  void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
+  void on_timer(NodeContext& ctx, int id) override;
+  void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
+  void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
+  bool idle() const override { return wave_ == 0 && recovering_.empty(); }
+
+private:
+  void start_wave(NodeContext& ctx);
+  void failure(NodeContext& ctx, FailureId id, NodeId victim);
+  void schedule(NodeContext& ctx);
+
+  double period_ = 0;
+  std::uint64_t next_wave_ = 1;
+  std::uint64_t committed_ = 0;
+  std::uint64_t wave_ = 0; // under way (0: none)
+  int acks_ = 0;
+  double wave_start_ = 0;
+  FailureId epoch_ = 0;
+  std::set<FailureId> recovering_; // failures whose victim is not back yet
+  std::set<NodeId> down_;          // victims that have not said RESTARTED yet
+};
+
+} // namespace ckptsim::coordinated

@@ -1,0 +1,165 @@
+#include "protocols/coordinated/participant.hpp"
+
+#include "protocols/coordinated/messages.hpp"
+
+#include <fmt/format.h>
+
+namespace ckptsim::coordinated {
+
+namespace {
+constexpr int kRestartTimer = 1;
+} // namespace
+
+void Participant::on_app_send(NodeContext& ctx, const AppMessage& msg) {
+  ctx.send_app(msg, std::make_shared<Epoch>(epoch_));
+}
+
+void Participant::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
+  const FailureId e = static_cast<const Epoch&>(*pb).epoch;
+  if (e < epoch_) { // sent by an execution the last rollback undid
+    ctx.stats().add("coordinated.stale_dropped");
+    return;
+  }
+  if (e > epoch_ || rollback_due_ || restarting_) { // sent after a rollback this process has not made yet
+    early_.emplace_back(msg, pb);
+    return;
+  }
+  ctx.deliver(msg, pb);
+}
+
+void Participant::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
+  const WaveBody& b = body(msg);
+  if (msg.type == "ROLLBACK") {
+    rollback(ctx, b.wave, b.epoch);
+    return;
+  }
+  if (b.epoch < epoch_ || rollback_due_)
+    return; // a wave of an execution that a failure undid
+  const int n = ctx.layout().num_nodes();
+  if (msg.type == "INIT") {
+    wave_ = b.wave;
+    phase_ = Phase::Flushing;
+    ctx.pause_app();
+    ctx.trace_event(1, "ckpt_begin", {{"unit", "federation"}, {"number", wave_}});
+    for (NodeId p = 0; p < n; p++)
+      ctx.send_control(p, control("FLUSH", wave_, epoch_));
+    check_flushed(ctx);
+  } else if (msg.type == "FLUSH") {
+    flushes_[b.wave]++;
+    check_flushed(ctx);
+  } else if (msg.type == "CONT" && phase_ == Phase::WaitingCont && b.wave == wave_) {
+    if (committed_ > 0) { // only the last committed wave is ever restored
+      ctx.discard_checkpoint(committed_);
+      stored_.erase(committed_);
+    }
+    committed_ = wave_;
+    phase_ = Phase::Idle;
+    ctx.trace_event(1, "ckpt_commit", {{"unit", "federation"}, {"number", committed_}, {"forced", false}});
+    try_resume(ctx);
+  }
+  (void)from;
+}
+
+void Participant::check_flushed(NodeContext& ctx) {
+  if (phase_ != Phase::Flushing || flushes_[wave_] < ctx.layout().num_nodes())
+    return;
+  flushes_.erase(wave_);
+  phase_ = Phase::Saving;
+  stored_.insert(wave_);
+  ctx.save_checkpoint(wave_, ctx.snapshot({}));
+}
+
+void Participant::on_saved(NodeContext& ctx, std::uint64_t number) {
+  if (phase_ == Phase::Saving && number == wave_) {
+    phase_ = Phase::WaitingCont;
+    ctx.send_control(coordinator_, control("ACK", wave_, epoch_));
+  }
+}
+
+void Participant::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
+  if (notice.id <= epoch_)
+    return;
+  waiting_for_.insert(notice.id);
+  rollback_due_ = true; // the coordinator's ROLLBACK follows
+  ctx.pause_app();
+}
+
+void Participant::on_restart(NodeContext& ctx, const FailureNotice& own) {
+  restarting_ = true;
+  rollback_due_ = true;
+  waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
+  waiting_for_.insert(own.id);
+  ctx.send_control(coordinator_, control("RESTARTED", 0, own.id));
+}
+
+void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch) {
+  if (epoch <= epoch_ && !restarting_)
+    return; // already rolled back for this failure
+  if (epoch < epoch_)
+    return;
+  epoch_ = epoch;
+  rollback_due_ = false;
+  waiting_for_.insert(epoch); // the order may come before the failure notice: wait for the victim
+  phase_ = Phase::Idle;
+  flushes_.clear();
+  for (auto it = stored_.begin(); it != stored_.end();) { // the aborted wave's checkpoint
+    if (*it > wave) {
+      ctx.discard_checkpoint(*it);
+      it = stored_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  committed_ = wave;
+  ctx.pause_app();
+  if (wave == 0) {
+    ctx.restore(ctx.initial_snapshot(), fmt::format("global rollback to the initial state (failure {})", epoch));
+    restored(ctx);
+  } else {
+    ctx.load_checkpoint(wave); // from memory, or from stable storage for a restarted process
+  }
+}
+
+void Participant::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
+  if (number != committed_)
+    return;
+  ctx.restore(s, fmt::format("global rollback to wave {} (failure {})", number, epoch_));
+  for (auto it = stored_.begin(); it != stored_.end();)
+    it = *it < number ? (ctx.discard_checkpoint(*it), stored_.erase(it)) : std::next(it);
+  stored_.insert(number);
+  restored(ctx);
+}
+
+void Participant::restored(NodeContext& ctx) {
+  if (restarting_) { // the restarted process pays its restart overhead, then it is back
+    ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+    return;
+  }
+  ctx.recovered(epoch_);
+  // Messages of the new execution that arrived before our rollback are delivered now.
+  auto early = std::move(early_);
+  early_.clear();
+  for (auto& [msg, pb] : early)
+    on_app_receive(ctx, msg, pb);
+  try_resume(ctx);
+}
+
+void Participant::on_timer(NodeContext& ctx, int id) {
+  if (id != kRestartTimer)
+    return;
+  restarting_ = false;
+  ctx.restart_complete();
+  restored(ctx); // reports this process' part of the recovery
+}
+
+void Participant::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
+  waiting_for_.erase(notice.id);
+  try_resume(ctx);
+}
+
+void Participant::try_resume(NodeContext& ctx) {
+  if (phase_ == Phase::Idle && !rollback_due_ && !restarting_ && waiting_for_.empty())
+    ctx.resume_app();
+}
+
+} // namespace ckptsim::coordinated

@@ -1,0 +1,52 @@
+/* A computing process of the blocking coordinated protocol. On INIT it stops computing, sends
+ * FLUSH to every process (itself included) and waits for N FLUSH: channels are FIFO, so every
+ * application message sent to it before the others stopped has arrived. It then saves its state
+ * (its memory + the storage model's copies), sends ACK and waits for CONT to resume. On a failure
+ * every process waits for the coordinator's ROLLBACK to the last committed wave, restores it (the
+ * failed one from stable storage) and starts again when the failed process is back. */
+#pragma once
+
+#include "protocols/protocol.hpp"
+
+#include <map>
+#include <set>
+#include <utility>
+#include <vector>
+
+namespace ckptsim::coordinated {
+
+class Participant : public Agent {
+public:
+  explicit Participant(NodeId coordinator) : coordinator_(coordinator) {}
+  void on_restart(NodeContext& ctx, const FailureNotice& own) override;
+  void on_app_send(NodeContext& ctx, const AppMessage& msg) override;
+  void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override;
+  void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
+  void on_timer(NodeContext& ctx, int id) override;
+  void on_saved(NodeContext& ctx, std::uint64_t number) override;
+  void on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) override;
+  void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
+  void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
+  bool idle() const override { return phase_ == Phase::Idle && !rollback_due_ && !restarting_; }
+
+private:
+  enum class Phase { Idle, Flushing, Saving, WaitingCont };
+  void check_flushed(NodeContext& ctx);
+  void rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch);
+  void restored(NodeContext& ctx);
+  void try_resume(NodeContext& ctx);
+
+  const NodeId coordinator_;
+  FailureId epoch_ = 0;
+  std::uint64_t committed_ = 0; // last committed wave (0: the initial state)
+  std::uint64_t wave_ = 0;      // the wave under way
+  Phase phase_ = Phase::Idle;
+  std::map<std::uint64_t, int> flushes_; // FLUSH received per wave (they may precede INIT)
+  std::set<std::uint64_t> stored_;       // checkpoints of this process in storage
+  bool rollback_due_ = false;            // told of a failure, waiting for the coordinator's ROLLBACK
+  bool restarting_ = false;              // restarted process loading its checkpoint
+  std::set<FailureId> waiting_for_;      // failures whose victim is not back yet
+  std::vector<std::pair<AppMessage, PayloadPtr>> early_; // from the next epoch, before our rollback
+};
+
+} // namespace ckptsim::coordinated

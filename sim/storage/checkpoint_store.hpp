@@ -1,0 +1,39 @@
+/* The engine's record of every stored checkpoint and of who holds a complete copy of it: the
+ * node itself (its memory), other nodes (buddy), servers. A failed node loses every copy in its
+ * memory, its own and those it held for others; a checkpoint without any copy left cannot be
+ * restored, and the engine says so instead of pretending. The snapshot's content lives here
+ * once, standing for the bytes every holder has. */
+#pragma once
+
+#include "protocols/protocol.hpp"
+#include "sim/storage/placement.hpp"
+
+#include <map>
+#include <set>
+
+namespace ckptsim {
+
+class CheckpointStore {
+public:
+  struct Entry {
+    Snapshot snapshot;
+    double bytes = 0;
+    std::set<Holder> holders; // complete copies
+  };
+
+  /** @brief A new checkpoint with its local copy (the node's memory). */
+  void add(NodeId node, std::uint64_t number, Snapshot snapshot, double bytes);
+  void add_copy(NodeId node, std::uint64_t number, Holder holder);
+  void drop(NodeId node, std::uint64_t number);
+  /** @brief A node failed: the copies in its memory are gone. */
+  void holder_failed(NodeId node);
+  const Entry* find(NodeId node, std::uint64_t number) const;
+  /** @brief Bytes held by each holder now. */
+  std::map<Holder, double> bytes_held() const;
+  std::size_t checkpoints_of(NodeId node) const;
+
+private:
+  std::map<std::pair<NodeId, std::uint64_t>, Entry> entries_;
+};
+
+} // namespace ckptsim
