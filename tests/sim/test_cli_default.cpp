@@ -70,7 +70,8 @@ TEST(Cli, ProtocolsListsNoneAndUnknownProtocolFails) {
   EXPECT_NE(list.out.find("checkpoint_period"), std::string::npos);
   auto bad = run("--protocol nosuch");
   EXPECT_EQ(bad.status, 2);
-  EXPECT_NE(bad.out.find("unknown protocol \"nosuch\" (valid protocols: coordinated, none"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("unknown protocol \"nosuch\" (valid protocols: coordinated, none"), std::string::npos)
+      << bad.out;
 }
 
 TEST(Cli, PlatformXmlRoundTripGivesTheSameTimes) {

@@ -17,8 +17,7 @@ double counter(const ChildResult& r, const std::string& name) {
 std::vector<json> events(const std::string& trace, const std::string& ev) {
   std::vector<json> out;
   for (const auto& e : read_trace(trace))
-    if (e["ev"] == ev)
-      out.push_back(e);
+    if (e["ev"] == ev) out.push_back(e);
   return out;
 }
 
@@ -122,8 +121,10 @@ TEST(Coordinated, CheckpointsContendForTheServerLink) {
   // link needs for the 40 MB, plus microseconds of latency.
   json topo = small_topology(1, 4, INFINITY);
   topo["clusters"][0]["checkpoint_size"] = "10MB";
-  topo["storage"] = {{"model", "servers"}, {"servers", 1}, {"server_link", {{"latency", "10us"}, {"bandwidth", "10MBps"}}}};
-  RunConfig c = make_config(topo, small_application(1, 1.0, 15.0, 0.3, 0.0), {{"default", {{"checkpoint_period", 10}}}});
+  topo["storage"] = {
+      {"model", "servers"}, {"servers", 1}, {"server_link", {{"latency", "10us"}, {"bandwidth", "10MBps"}}}};
+  RunConfig c =
+      make_config(topo, small_application(1, 1.0, 15.0, 0.3, 0.0), {{"default", {{"checkpoint_period", 10}}}});
   c.options.protocol = "coordinated";
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
@@ -143,9 +144,8 @@ TEST(Coordinated, NoViolationOver200SeedsWithFailures) {
   int failures = 0;
   for (int seed = 1; seed <= 200; seed++) {
     json topo = small_topology(2, 3, 40.0);
-    topo["failures"] = {{"downtime", (seed % 3) * 1.0},
-                        {"detection_delay", (seed % 2) * 0.3},
-                        {"restart_overhead", (seed % 4) * 0.2}};
+    topo["failures"] = {
+        {"downtime", (seed % 3) * 1.0}, {"detection_delay", (seed % 2) * 0.3}, {"restart_overhead", (seed % 4) * 0.2}};
     topo["storage"] = {{"model", seed % 5 == 0 ? "buddy" : "servers"}};
     RunConfig c = make_config(topo, small_application(2, 1.0, 60.0, 0.5, 0.2),
                               {{"default", {{"checkpoint_period", 5 + seed % 7}}}});

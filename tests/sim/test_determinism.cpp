@@ -10,12 +10,6 @@ using namespace ckptsim;
 using namespace ckptsim::testing;
 
 namespace {
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 RunConfig failing_run(std::uint64_t seed, const std::string& trace) {
   json topo = small_topology(2, 4, 40.0);

@@ -11,20 +11,6 @@ using namespace ckptsim::testing;
 
 namespace {
 
-class DuplicatingAgent : public Agent {
- public:
-  void on_restart(NodeContext& ctx, const FailureNotice&) override {
-    ctx.restore(ctx.initial_snapshot(), "test");
-    ctx.resume_app();
-    ctx.restart_complete();
-  }
-  void on_failure_detected(NodeContext&, const FailureNotice&) override {}
-  void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override {
-    ctx.deliver(msg, pb);
-    ctx.deliver(msg, pb); // the bug under test
-  }
-};
-
 // Restarts only the victim, from scratch: the others keep what they received from its undone
 // execution.
 class LocalRestartAgent : public Agent {
@@ -35,6 +21,14 @@ class LocalRestartAgent : public Agent {
     ctx.restart_complete();
   }
   void on_failure_detected(NodeContext&, const FailureNotice&) override {}
+};
+
+class DuplicatingAgent : public LocalRestartAgent {
+ public:
+  void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override {
+    ctx.deliver(msg, pb);
+    ctx.deliver(msg, pb); // the bug under test
+  }
 };
 
 template <class A>

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <fstream>
+#include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,6 +109,13 @@ std::vector<json> read_trace(const std::string& path) {
   while (std::getline(in, line))
     if (!line.empty()) events.push_back(json::parse(line));
   return events;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 std::string temp_path(const std::string& name) {

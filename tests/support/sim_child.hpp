@@ -34,6 +34,9 @@ RunConfig make_config(json topology, json application, json timers = json::objec
 /** @brief Reads a JSON-lines trace file. */
 std::vector<json> read_trace(const std::string& path);
 
+/** @brief The whole content of a file ("" if it cannot be read). */
+std::string slurp(const std::string& path);
+
 /** @brief A fresh temporary file path (not created). */
 std::string temp_path(const std::string& name);
 

@@ -1,19 +1,14 @@
 /* The repository's promises: `.ci/run` runs exactly the README's second command, and the README
  * starts with the two commands. */
+#include "tests/support/sim_child.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <regex>
 #include <sstream>
 
-namespace {
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-} // namespace
+using ckptsim::testing::slurp;
 
 TEST(Repository, CiRunsTheReadmesTestCommand) {
   const std::string readme = slurp(std::string(CKPTSIM_SOURCE_DIR) + "/README.md");
