@@ -10,14 +10,14 @@ namespace ckptsim::coordinated {
 namespace {
 
 class Module : public ProtocolModule {
-public:
-  explicit Module(int nodes) : nodes_(nodes) {}
+ public:
+  explicit Module(int nodes)
+      : nodes_(nodes) {}
   std::vector<ServiceSpec> services() const override { return {{"coordinator"}}; }
   // Processes roll back on the coordinator's ROLLBACK, after the failure notice.
   bool nodes_report_recovery() const override { return true; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool service) const override {
-    if (service)
-      return std::make_unique<Coordinator>();
+    if (service) return std::make_unique<Coordinator>();
     (void)node;
     return std::make_unique<Participant>(nodes_); // the coordinator is the first service: id N
   }
@@ -28,12 +28,13 @@ public:
                        st.get("coordinated.checkpoint_time"), st.get("storage.bytes_written"));
   }
 
-private:
+ private:
   int nodes_;
 };
 
 const ProtocolRegistration registration{
-    {"coordinated", "blocking coordinated checkpointing (INIT/FLUSH/ACK/CONT), global restart from the last wave",
+    {"coordinated",
+     "blocking coordinated checkpointing (INIT/FLUSH/ACK/CONT), global restart from the last wave",
      [](const ProtocolSetup& setup) { return std::make_unique<Module>(setup.layout->num_nodes()); },
      {}}};
 

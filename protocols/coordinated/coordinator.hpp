@@ -12,7 +12,7 @@
 namespace ckptsim::coordinated {
 
 class Coordinator : public Agent {
-public:
+ public:
   void on_start(NodeContext& ctx) override;
   void on_restart(NodeContext&, const FailureNotice&) override {} // the controller never fails
   void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
@@ -21,7 +21,7 @@ public:
   void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
   bool idle() const override { return wave_ == 0 && recovering_.empty(); }
 
-private:
+ private:
   void start_wave(NodeContext& ctx);
   void failure(NodeContext& ctx, FailureId id, NodeId victim);
   void schedule(NodeContext& ctx);

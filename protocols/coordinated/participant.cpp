@@ -33,16 +33,14 @@ void Participant::on_control(NodeContext& ctx, NodeId from, const ControlMessage
     rollback(ctx, b.wave, b.epoch);
     return;
   }
-  if (b.epoch < epoch_ || rollback_due_)
-    return; // a wave of an execution that a failure undid
+  if (b.epoch < epoch_ || rollback_due_) return; // a wave of an execution that a failure undid
   const int n = ctx.layout().num_nodes();
   if (msg.type == "INIT") {
     wave_ = b.wave;
     phase_ = Phase::Flushing;
     ctx.pause_app();
     ctx.trace_event(1, "ckpt_begin", {{"unit", "federation"}, {"number", wave_}});
-    for (NodeId p = 0; p < n; p++)
-      ctx.send_control(p, control("FLUSH", wave_, epoch_));
+    for (NodeId p = 0; p < n; p++) ctx.send_control(p, control("FLUSH", wave_, epoch_));
     check_flushed(ctx);
   } else if (msg.type == "FLUSH") {
     flushes_[b.wave]++;
@@ -61,8 +59,7 @@ void Participant::on_control(NodeContext& ctx, NodeId from, const ControlMessage
 }
 
 void Participant::check_flushed(NodeContext& ctx) {
-  if (phase_ != Phase::Flushing || flushes_[wave_] < ctx.layout().num_nodes())
-    return;
+  if (phase_ != Phase::Flushing || flushes_[wave_] < ctx.layout().num_nodes()) return;
   flushes_.erase(wave_);
   phase_ = Phase::Saving;
   stored_.insert(wave_);
@@ -77,8 +74,7 @@ void Participant::on_saved(NodeContext& ctx, std::uint64_t number) {
 }
 
 void Participant::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
-  if (notice.id <= epoch_)
-    return;
+  if (notice.id <= epoch_) return;
   waiting_for_.insert(notice.id);
   rollback_due_ = true; // the coordinator's ROLLBACK follows
   ctx.pause_app();
@@ -93,10 +89,8 @@ void Participant::on_restart(NodeContext& ctx, const FailureNotice& own) {
 }
 
 void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch) {
-  if (epoch <= epoch_ && !restarting_)
-    return; // already rolled back for this failure
-  if (epoch < epoch_)
-    return;
+  if (epoch <= epoch_ && !restarting_) return; // already rolled back for this failure
+  if (epoch < epoch_) return;
   epoch_ = epoch;
   rollback_due_ = false;
   waiting_for_.insert(epoch); // the order may come before the failure notice: wait for the victim
@@ -121,8 +115,7 @@ void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch
 }
 
 void Participant::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
-  if (number != committed_)
-    return;
+  if (number != committed_) return;
   ctx.restore(s, fmt::format("global rollback to wave {} (failure {})", number, epoch_));
   for (auto it = stored_.begin(); it != stored_.end();)
     it = *it < number ? (ctx.discard_checkpoint(*it), stored_.erase(it)) : std::next(it);
@@ -139,14 +132,12 @@ void Participant::restored(NodeContext& ctx) {
   // Messages of the new execution that arrived before our rollback are delivered now.
   auto early = std::move(early_);
   early_.clear();
-  for (auto& [msg, pb] : early)
-    on_app_receive(ctx, msg, pb);
+  for (auto& [msg, pb] : early) on_app_receive(ctx, msg, pb);
   try_resume(ctx);
 }
 
 void Participant::on_timer(NodeContext& ctx, int id) {
-  if (id != kRestartTimer)
-    return;
+  if (id != kRestartTimer) return;
   restarting_ = false;
   ctx.restart_complete();
   restored(ctx); // reports this process' part of the recovery
@@ -158,8 +149,7 @@ void Participant::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
 }
 
 void Participant::try_resume(NodeContext& ctx) {
-  if (phase_ == Phase::Idle && !rollback_due_ && !restarting_ && waiting_for_.empty())
-    ctx.resume_app();
+  if (phase_ == Phase::Idle && !rollback_due_ && !restarting_ && waiting_for_.empty()) ctx.resume_app();
 }
 
 } // namespace ckptsim::coordinated

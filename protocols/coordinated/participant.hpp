@@ -16,8 +16,9 @@
 namespace ckptsim::coordinated {
 
 class Participant : public Agent {
-public:
-  explicit Participant(NodeId coordinator) : coordinator_(coordinator) {}
+ public:
+  explicit Participant(NodeId coordinator)
+      : coordinator_(coordinator) {}
   void on_restart(NodeContext& ctx, const FailureNotice& own) override;
   void on_app_send(NodeContext& ctx, const AppMessage& msg) override;
   void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override;
@@ -29,7 +30,7 @@ public:
   void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
   bool idle() const override { return phase_ == Phase::Idle && !rollback_due_ && !restarting_; }
 
-private:
+ private:
   enum class Phase { Idle, Flushing, Saving, WaitingCont };
   void check_flushed(NodeContext& ctx);
   void rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch);
@@ -41,11 +42,11 @@ private:
   std::uint64_t committed_ = 0; // last committed wave (0: the initial state)
   std::uint64_t wave_ = 0;      // the wave under way
   Phase phase_ = Phase::Idle;
-  std::map<std::uint64_t, int> flushes_; // FLUSH received per wave (they may precede INIT)
-  std::set<std::uint64_t> stored_;       // checkpoints of this process in storage
-  bool rollback_due_ = false;            // told of a failure, waiting for the coordinator's ROLLBACK
-  bool restarting_ = false;              // restarted process loading its checkpoint
-  std::set<FailureId> waiting_for_;      // failures whose victim is not back yet
+  std::map<std::uint64_t, int> flushes_;                 // FLUSH received per wave (they may precede INIT)
+  std::set<std::uint64_t> stored_;                       // checkpoints of this process in storage
+  bool rollback_due_ = false;                            // told of a failure, waiting for the coordinator's ROLLBACK
+  bool restarting_ = false;                              // restarted process loading its checkpoint
+  std::set<FailureId> waiting_for_;                      // failures whose victim is not back yet
   std::vector<std::pair<AppMessage, PayloadPtr>> early_; // from the next epoch, before our rollback
 };
 

@@ -4,6 +4,7 @@
  * Every message carries the sender's epoch (the newest failure it restarted for), so that a
  * message of an undone execution is never delivered to the new one, and a message of a newer
  * execution makes a node that has not heard of the failure yet restart first. */
+#include "protocols/epoch.hpp"
 #include "protocols/protocol.hpp"
 
 #include <fmt/format.h>
@@ -12,14 +13,6 @@
 
 namespace ckptsim {
 namespace {
-
-struct Epoch : Payload {
-  explicit Epoch(FailureId e)
-      : epoch(e) {}
-  FailureId epoch;
-  nlohmann::ordered_json to_json() const override { return {{"epoch", epoch}}; }
-  double bytes() const override { return 8; }
-};
 
 constexpr int kRestartTimer = 1;
 

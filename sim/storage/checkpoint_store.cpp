@@ -11,17 +11,13 @@ void CheckpointStore::add(NodeId node, std::uint64_t number, Snapshot snapshot, 
 
 void CheckpointStore::add_copy(NodeId node, std::uint64_t number, Holder holder) {
   auto it = entries_.find({node, number});
-  if (it != entries_.end())
-    it->second.holders.insert(holder);
+  if (it != entries_.end()) it->second.holders.insert(holder);
 }
 
-void CheckpointStore::drop(NodeId node, std::uint64_t number) {
-  entries_.erase({node, number});
-}
+void CheckpointStore::drop(NodeId node, std::uint64_t number) { entries_.erase({node, number}); }
 
 void CheckpointStore::holder_failed(NodeId node) {
-  for (auto& [key, e] : entries_)
-    e.holders.erase(node);
+  for (auto& [key, e] : entries_) e.holders.erase(node);
 }
 
 const CheckpointStore::Entry* CheckpointStore::find(NodeId node, std::uint64_t number) const {
@@ -32,15 +28,13 @@ const CheckpointStore::Entry* CheckpointStore::find(NodeId node, std::uint64_t n
 std::map<Holder, double> CheckpointStore::bytes_held() const {
   std::map<Holder, double> out;
   for (const auto& [key, e] : entries_)
-    for (Holder h : e.holders)
-      out[h] += e.bytes;
+    for (Holder h : e.holders) out[h] += e.bytes;
   return out;
 }
 
 std::size_t CheckpointStore::checkpoints_of(NodeId node) const {
   std::size_t n = 0;
-  for (const auto& [key, e] : entries_)
-    n += key.first == node;
+  for (const auto& [key, e] : entries_) n += key.first == node;
   return n;
 }
 

@@ -14,7 +14,7 @@
 namespace ckptsim {
 
 class CheckpointStore {
-public:
+ public:
   struct Entry {
     Snapshot snapshot;
     double bytes = 0;
@@ -32,7 +32,7 @@ public:
   std::map<Holder, double> bytes_held() const;
   std::size_t checkpoints_of(NodeId node) const;
 
-private:
+ private:
   std::map<std::pair<NodeId, std::uint64_t>, Entry> entries_;
 };
 
