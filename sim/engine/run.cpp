@@ -269,7 +269,7 @@ void Run::strike(NodeId victim) {
   nodes_down_++;
   set_app_finished(victim, false);
   set_quiet(victim, false);
-  recoveries_[id] = Recovery{victim, now, false, false, false, {}, {}, false};
+  recoveries_[id] = Recovery{.victim = victim, .date = now};
   if (protocol_->nodes_report_recovery())
     for (NodeId n = 0; n < num_nodes(); n++)
       if (up_[n] || n == victim)

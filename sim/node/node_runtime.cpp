@@ -15,10 +15,11 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kDateEpsilon = 1e-9;
 constexpr std::size_t kWaitedSends = 8;
 
-nlohmann::ordered_json message_json(const AppMessage& m) {
+nlohmann::ordered_json message_json(const AppMessage& m, const PayloadPtr& piggyback = nullptr) {
   nlohmann::ordered_json j{
       {"msg", std::to_string(m.src) + "#" + std::to_string(m.seq)}, {"src", m.src}, {"dst", m.dst}, {"size", m.size}};
   if (!m.label.empty()) j["label"] = m.label;
+  if (piggyback) j["piggyback"] = piggyback->to_json();
   return j;
 }
 } // namespace
@@ -102,31 +103,26 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
   // its actor's activity list for good, which made every later completion walk an ever longer
   // list (time quadratic in the messages sent, memory never freed).
   std::vector<sg4::CommPtr> comms{recv_};
-  for (const auto& io : io_)
-    comms.push_back(io.comm);
+  for (const auto& io : io_) comms.push_back(io.comm);
   // Only the oldest few: waiting on a comm costs SimGrid a walk of the waited set, and a
   // broadcast leaves N sends behind; finished ones come back at once, a few per wake-up.
   const std::size_t waited_sends = std::min<std::size_t>(sends_.size(), kWaitedSends);
-  for (std::size_t i = 0; i < waited_sends; i++)
-    comms.push_back(sends_[i].second);
+  for (std::size_t i = 0; i < waited_sends; i++) comms.push_back(sends_[i].second);
   ssize_t idx = -1;
   try {
     idx = sg4::Comm::wait_any_for(comms, timeout);
   } catch (const simgrid::NetworkFailureException&) {
     // A peer died during a transfer: find which comm failed (test() is fine on this rare path).
-    if (recv_->get_state() == sg4::Activity::State::FAILED)
-      post_receive(); // a message lost with its sender
+    if (recv_->get_state() == sg4::Activity::State::FAILED) post_receive(); // a message lost with its sender
     for (std::size_t i = io_.size(); i-- > 0;) {
       try {
-        if (io_[i].comm->test())
-          io_finished(i, true);
+        if (io_[i].comm->test()) io_finished(i, true);
       } catch (const simgrid::NetworkFailureException&) {
         io_finished(i, false);
       }
     }
     std::erase_if(sends_, [this](auto& s) {
-      if (s.second->get_state() != sg4::Activity::State::FAILED)
-        return false;
+      if (s.second->get_state() != sg4::Activity::State::FAILED) return false;
       run_.drop(s.first); // the receiver died during the transfer: the message is lost
       return true;
     });
@@ -154,8 +150,7 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
 }
 
 void NodeRuntime::cleanup() {
-  for (auto& io : io_)
-    io.comm->cancel();
+  for (auto& io : io_) io.comm->cancel();
   io_.clear();
   mailbox_->set_receiver(nullptr);
   if (recv_) recv_->cancel();
@@ -172,11 +167,7 @@ void NodeRuntime::handle(std::unique_ptr<Envelope> env) {
   }
   for (auto& e : chan_in_.accept(std::move(env))) {
     if (e->kind == Envelope::Kind::App) {
-      if (run_.trace().enabled(2)) {
-        auto j = message_json(e->app);
-        if (e->piggyback) j["piggyback"] = e->piggyback->to_json();
-        trace_event(2, "app_receive", j);
-      }
+      if (run_.trace().enabled(2)) trace_event(2, "app_receive", message_json(e->app, e->piggyback));
       agent_->on_app_receive(*this, e->app, e->piggyback);
     } else {
       if (run_.trace().enabled(2)) {
@@ -299,32 +290,20 @@ void NodeRuntime::resume_app() {
 
 void NodeRuntime::send_app(const AppMessage& msg, PayloadPtr piggyback) {
   run_.oracle().on_send(id_, msg.seq, msg.dst, msg.digest);
-  Stats& st = run_.stats();
-  st.add("app.sent");
-  st.add_matrix("app.messages", cluster_, run_.layout().cluster_of(msg.dst));
-  if (run_.trace().enabled(1)) {
-    auto j = message_json(msg);
-    if (piggyback) j["piggyback"] = piggyback->to_json();
-    trace_event(1, "app_send", j);
-  }
-  auto env = std::make_unique<Envelope>();
-  env->kind = Envelope::Kind::App;
-  env->dst = msg.dst;
-  env->bytes = msg.size + (piggyback ? piggyback->bytes() : 0);
-  env->app = msg;
-  env->piggyback = std::move(piggyback);
-  post(std::move(env));
+  post_app(msg, std::move(piggyback), "app.sent", "app.messages", 1, "app_send");
 }
 
 void NodeRuntime::resend_app(const AppMessage& msg, PayloadPtr piggyback) {
+  // A replay re-sends a message whose send is already in the kept history: no oracle record.
+  post_app(msg, std::move(piggyback), "app.resent", "app.replays", 0, "replay");
+}
+
+void NodeRuntime::post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix,
+                           int trace_level, const char* event) {
   Stats& st = run_.stats();
-  st.add("app.resent");
-  st.add_matrix("app.replays", cluster_, run_.layout().cluster_of(msg.dst));
-  if (run_.trace().enabled(0)) {
-    auto j = message_json(msg);
-    if (piggyback) j["piggyback"] = piggyback->to_json();
-    trace_event(0, "replay", j);
-  }
+  st.add(counter);
+  st.add_matrix(matrix, cluster_, run_.layout().cluster_of(msg.dst));
+  if (run_.trace().enabled(trace_level)) trace_event(trace_level, event, message_json(msg, piggyback));
   auto env = std::make_unique<Envelope>();
   env->kind = Envelope::Kind::App;
   env->dst = msg.dst;
@@ -338,11 +317,7 @@ void NodeRuntime::deliver(const AppMessage& msg, const PayloadPtr& piggyback) {
   run_.oracle().on_deliver(id_, msg.src, msg.seq, msg.digest);
   run_.workload().deliver(*app_, msg);
   run_.stats().add("app.delivered");
-  if (run_.trace().enabled(1)) {
-    auto j = message_json(msg);
-    if (piggyback) j["piggyback"] = piggyback->to_json();
-    trace_event(1, "app_deliver", j);
-  }
+  if (run_.trace().enabled(1)) trace_event(1, "app_deliver", message_json(msg, piggyback));
 }
 
 void NodeRuntime::send_control(NodeId to, ControlMessage msg) {
@@ -372,7 +347,6 @@ void NodeRuntime::post(std::unique_ptr<Envelope> env) {
   auto sent = run_.post(std::move(env));
   if (sent.second) sends_.push_back(std::move(sent));
 }
-
 
 double NodeRuntime::timer_period(const std::string& name) const {
   if (service_) return run_.timers().cluster_period(name, "");
@@ -460,9 +434,7 @@ void NodeRuntime::load_checkpoint(std::uint64_t number) {
   trace_event(1, "ckpt_load", {{"number", number}, {"bytes", entry->bytes}, {"from", run_.holder_name(from)}});
 }
 
-void NodeRuntime::discard_checkpoint(std::uint64_t number) {
-  run_.store().drop(id_, number);
-}
+void NodeRuntime::discard_checkpoint(std::uint64_t number) { run_.store().drop(id_, number); }
 
 void NodeRuntime::io_finished(std::size_t index, bool ok) {
   PendingIo io = io_[index];
@@ -472,8 +444,7 @@ void NodeRuntime::io_finished(std::size_t index, bool ok) {
     if (ok && entry) {
       run_.store().add_copy(id_, io.number, io.holder);
       run_.stats().add("storage.bytes_written", entry->bytes);
-      if (is_server(io.holder))
-        run_.stats().add("storage.bytes_written." + run_.holder_name(io.holder), entry->bytes);
+      if (is_server(io.holder)) run_.stats().add("storage.bytes_written." + run_.holder_name(io.holder), entry->bytes);
     } else {
       run_.stats().add("storage.copies_failed");
     }

@@ -72,6 +72,8 @@ class NodeRuntime : public NodeContext {
   void finish_step();
   double compute_end() const;
   void post(std::unique_ptr<Envelope> env);
+  void post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix, int trace_level,
+                const char* event);
   void update_quiet();
   void cleanup();
   void wait_and_dispatch(double timeout);

@@ -25,17 +25,4 @@ const CheckpointStore::Entry* CheckpointStore::find(NodeId node, std::uint64_t n
   return it == entries_.end() ? nullptr : &it->second;
 }
 
-std::map<Holder, double> CheckpointStore::bytes_held() const {
-  std::map<Holder, double> out;
-  for (const auto& [key, e] : entries_)
-    for (Holder h : e.holders) out[h] += e.bytes;
-  return out;
-}
-
-std::size_t CheckpointStore::checkpoints_of(NodeId node) const {
-  std::size_t n = 0;
-  for (const auto& [key, e] : entries_) n += key.first == node;
-  return n;
-}
-
 } // namespace ckptsim

@@ -28,9 +28,6 @@ class CheckpointStore {
   /** @brief A node failed: the copies in its memory are gone. */
   void holder_failed(NodeId node);
   const Entry* find(NodeId node, std::uint64_t number) const;
-  /** @brief Bytes held by each holder now. */
-  std::map<Holder, double> bytes_held() const;
-  std::size_t checkpoints_of(NodeId node) const;
 
  private:
   std::map<std::pair<NodeId, std::uint64_t>, Entry> entries_;
