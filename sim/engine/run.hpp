@@ -104,13 +104,13 @@ class Run {
     sg4::CommPtr comm;
   };
   struct Recovery {
-    NodeId victim;
-    double date;
+    NodeId victim = -1;
+    double date = 0;
     bool restarted = false;
     bool detected = false;
     bool back_sent = false;   // the "node back" signal went out
-    std::set<NodeId> notices; // nodes still to process the failure notice
-    std::set<NodeId> to_report; // nodes still to report their part of the recovery (nodes_report_recovery)
+    std::set<NodeId> notices{}; // nodes still to process the failure notice
+    std::set<NodeId> to_report{}; // nodes still to report their part of the recovery (nodes_report_recovery)
     bool done = false;
   };
 
