@@ -83,6 +83,10 @@ class NodeContext {
    *  surviving remote copy (a transfer); Agent::on_loaded follows. When no copy survives, the
    *  run ends as unrecoverable. */
   virtual void load_checkpoint(std::uint64_t number) = 0;
+  /** @brief Re-creates the storage model's remote copies of checkpoint @p number that a failure
+   *  destroyed (a holder that restarted without them), from this node's memory: transfers, with
+   *  no callback. Nothing happens for copies that exist or holders that are down. */
+  virtual void replicate_checkpoint(std::uint64_t number) = 0;
   /** @brief Frees checkpoint @p number everywhere (garbage collection). */
   virtual void discard_checkpoint(std::uint64_t number) = 0;
   /** @brief Bytes of this node's checkpoint (its cluster's checkpoint size). */
@@ -130,6 +134,9 @@ class Agent {
   virtual void on_app_finished(NodeContext& /*ctx*/) {}
   /** @brief No protocol action is under way (the run may end when every endpoint is idle). */
   virtual bool idle() const { return true; }
+  /** @brief This node is still doing its part of a recovery (see
+   *  ProtocolModule::recovery_needs_quiescence). */
+  virtual bool recovering() const { return false; }
 };
 
 /** @brief A non-computing endpoint a protocol asks for (it runs on the controller host). */
@@ -153,6 +160,10 @@ class ProtocolModule {
    *  addition, every computing node has called NodeContext::recovered (protocols whose rollback
    *  follows later messages, such as a coordinator's order). */
   virtual bool nodes_report_recovery() const { return false; }
+  /** @brief true: a recovery also waits until no control message of the protocol is on the wire
+   *  and no agent is recovering() (protocols whose recovery spreads by messages to a fixed
+   *  point, such as HC3I's rollback alerts). */
+  virtual bool recovery_needs_quiescence() const { return false; }
   virtual std::vector<ServiceSpec> services() const { return {}; }
   /** @brief The storage model used when the topology names none. */
   virtual std::string default_storage() const { return "servers"; }

@@ -47,8 +47,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   configure_network_model(*engine_, config_.options.network_model);
   // The user's own --cfg options win over the model defaults set just above.
   for (const auto& a : simgrid_argv)
-    if (a.rfind("--cfg=", 0) == 0)
-      engine_->set_config(a.substr(6));
+    if (a.rfind("--cfg=", 0) == 0) engine_->set_config(a.substr(6));
   platform_ = create_platform(*engine_, topology_);
 
   application_ = parse_application(config_.application_doc, config_.application_file, topology_);
@@ -90,6 +89,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   up_.assign(endpoints, true);
   runtimes_.assign(endpoints, nullptr);
   quiet_.assign(endpoints, false);
+  recovering_.assign(endpoints, false);
   finished_.assign(num_nodes(), false);
   death_work_.assign(num_nodes(), 0.0);
 }
@@ -117,6 +117,7 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env) 
   const double bytes = env->bytes;
   Envelope* raw = env.get();
   auto& entry = wire_[id];
+  if (env->kind == Envelope::Kind::Control) control_on_wire_++;
   entry.env = std::move(env);
   entry.comm = mb->put_async(raw, static_cast<uint64_t>(std::llround(bytes)));
   return {id, entry.comm};
@@ -129,20 +130,40 @@ std::unique_ptr<Envelope> Run::take(Envelope* env) {
     throw std::logic_error(fmt::format("engine bug: envelope {} received but not on the wire", env->wire_id));
   auto owned = std::move(it->second.env);
   wire_.erase(it);
+  if (owned->kind == Envelope::Kind::Control) control_on_wire_--;
   return owned;
 }
 
 void Run::drop(std::uint64_t wire_id) {
-  if (wire_.erase(wire_id)) stats_.add("net.lost_in_transfer");
+  auto it = wire_.find(wire_id);
+  if (it == wire_.end()) return;
+  if (it->second.env->kind == Envelope::Kind::Control) control_on_wire_--;
+  wire_.erase(it);
+  stats_.add("net.lost_in_transfer");
 }
 
 void Run::purge_wire(NodeId dead) {
   std::erase_if(wire_, [&](auto& item) {
     const Envelope& e = *item.second.env;
-    if (e.dst == dead) return true; // the receiver dies: whatever it had not processed is gone with it
-    if (e.src == dead) return !(item.second.comm && item.second.comm->get_state() == sg4::Activity::State::FINISHED);
-    return false;
+    bool gone = e.dst == dead; // the receiver dies: whatever it had not processed is gone with it
+    if (e.src == dead) gone = !(item.second.comm && item.second.comm->get_state() == sg4::Activity::State::FINISHED);
+    if (gone && e.kind == Envelope::Kind::Control) control_on_wire_--;
+    return gone;
   });
+}
+
+void Run::set_recovering(NodeId endpoint, bool recovering) {
+  if (recovering_[endpoint] == recovering) return;
+  recovering_[endpoint] = recovering;
+  recovering_count_ += recovering ? 1 : -1;
+}
+
+void Run::recheck_recoveries() {
+  if (open_recoveries_ == 0 || !protocol_->recovery_needs_quiescence() || !quiescent()) return;
+  std::vector<FailureId> open;
+  for (const auto& [id, rec] : recoveries_)
+    if (!rec.done) open.push_back(id);
+  for (FailureId id : open) maybe_finish_recovery(id);
 }
 
 void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) { runtimes_[endpoint] = rt; }
@@ -202,8 +223,7 @@ bool Run::overlapping_allowed() const {
 
 std::string Run::storage_model(NodeId node) const {
   const std::string& own = topology_.clusters[platform_.layout.cluster_of(node)].storage;
-  if (!own.empty())
-    return own;
+  if (!own.empty()) return own;
   return topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model;
 }
 
@@ -216,13 +236,10 @@ sg4::Host* Run::holder_host(Holder h) const {
   return is_server(h) ? platform_.servers[server_index(h)] : platform_.hosts[h];
 }
 
-std::string Run::holder_name(Holder h) const {
-  return holder_host(h)->get_name();
-}
+std::string Run::holder_name(Holder h) const { return holder_host(h)->get_name(); }
 
 void Run::unrecoverable(NodeId node, std::uint64_t number) {
-  if (over_)
-    return;
+  if (over_) return;
   const double now = sg4::Engine::get_clock();
   unrecoverable_ = fmt::format("no copy of checkpoint {} of {} survives", number, platform_.layout.host_name(node));
   std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, unrecoverable_.c_str());
@@ -269,21 +286,19 @@ void Run::strike(NodeId victim) {
   nodes_down_++;
   set_app_finished(victim, false);
   set_quiet(victim, false);
+  set_recovering(victim, false); // its agent is gone; the restarted one speaks for it
   recoveries_[id] = Recovery{.victim = victim, .date = now};
   if (protocol_->nodes_report_recovery())
     for (NodeId n = 0; n < num_nodes(); n++)
-      if (up_[n] || n == victim)
-        recoveries_[id].to_report.insert(n);
+      if (up_[n] || n == victim) recoveries_[id].to_report.insert(n);
   open_recoveries_++;
   purge_wire(victim);
-  store_.holder_failed(victim); // its memory is gone: its own copies and those it held for others
+  store_.holder_failed(victim);          // its memory is gone: its own copies and those it held for others
   for (auto& [rid, rec] : recoveries_) { // it will never process the notices sent to it
     rec.notices.erase(victim);
-    if (rid != id)
-      rec.to_report.erase(victim); // its restart reports for it
+    if (rid != id) rec.to_report.erase(victim); // its restart reports for it
   }
-  if (protocol_->nodes_report_recovery())
-    recoveries_[id].to_report.insert(victim);
+  if (protocol_->nodes_report_recovery()) recoveries_[id].to_report.insert(victim);
   platform_.hosts[victim]->turn_off();
 
   const auto& f = topology_.failures;
@@ -368,10 +383,8 @@ void Run::restart_complete(FailureId id, NodeId node) {
 void Run::node_recovered(FailureId up_to, NodeId node) {
   std::vector<FailureId> touched;
   for (auto& [rid, rec] : recoveries_)
-    if (rid <= up_to && !rec.done && rec.to_report.erase(node))
-      touched.push_back(rid);
-  for (FailureId rid : touched)
-    maybe_finish_recovery(rid);
+    if (rid <= up_to && !rec.done && rec.to_report.erase(node)) touched.push_back(rid);
+  for (FailureId rid : touched) maybe_finish_recovery(rid);
 }
 
 void Run::maybe_finish_recovery(FailureId id) {
@@ -384,7 +397,8 @@ void Run::maybe_finish_recovery(FailureId id) {
     for (NodeId e = 0; e < num_endpoints(); e++)
       if (up_[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
   }
-  if (!rec.done && rec.restarted && rec.detected && rec.notices.empty() && rec.to_report.empty())
+  if (!rec.done && rec.restarted && rec.detected && rec.notices.empty() && rec.to_report.empty() &&
+      (!protocol_->recovery_needs_quiescence() || (rec.back_sent && quiescent())))
     recovery_done(id);
 }
 
@@ -465,7 +479,8 @@ RunResult Run::simulate() {
         "{}; messages on the wire: {}, recoveries open: {}",
         sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), open_recoveries_));
   }
-  if (!stopped_by_end_date_) check_consistency(true, "at the end of the run");
+  // A run cut by an unrecoverable failure stops in the middle of a recovery: no final state to check.
+  if (!stopped_by_end_date_ && unrecoverable_.empty()) check_consistency(true, "at the end of the run");
   trace_.close();
   return collect(wall_now() - wall_start_);
 }

@@ -75,6 +75,12 @@ class Run {
   void set_app_finished(NodeId node, bool finished);
   /** @brief A node's quiet status changed (application finished or service, protocol idle). */
   void set_quiet(NodeId endpoint, bool quiet);
+  /** @brief A node's agent started or stopped doing its part of a recovery. */
+  void set_recovering(NodeId endpoint, bool recovering);
+  /** @brief No protocol control message on the wire and no agent recovering. */
+  bool quiescent() const { return control_on_wire_ == 0 && recovering_count_ == 0; }
+  /** @brief Ends the recoveries that only waited for quiescence (recovery_needs_quiescence). */
+  void recheck_recoveries();
   /** @brief Ends the run if every endpoint is quiet and nothing is on the wire or recovering. */
   bool try_terminate();
   bool over() const { return over_; }
@@ -108,8 +114,8 @@ class Run {
     double date = 0;
     bool restarted = false;
     bool detected = false;
-    bool back_sent = false;   // the "node back" signal went out
-    std::set<NodeId> notices{}; // nodes still to process the failure notice
+    bool back_sent = false;       // the "node back" signal went out
+    std::set<NodeId> notices{};   // nodes still to process the failure notice
     std::set<NodeId> to_report{}; // nodes still to report their part of the recovery (nodes_report_recovery)
     bool done = false;
   };
@@ -150,6 +156,9 @@ class Run {
   std::vector<bool> up_;
   std::vector<NodeRuntime*> runtimes_;
   std::vector<bool> quiet_;
+  std::vector<bool> recovering_;
+  int recovering_count_ = 0;
+  int control_on_wire_ = 0;
   int quiet_count_ = 0;
   int finished_count_ = 0;
   double all_finished_date_ = -1;

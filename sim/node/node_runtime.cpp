@@ -267,7 +267,11 @@ void NodeRuntime::sync_finished() {
   }
 }
 
-void NodeRuntime::update_quiet() { run_.set_quiet(id_, app_finished() && agent_->idle()); }
+void NodeRuntime::update_quiet() {
+  run_.set_quiet(id_, app_finished() && agent_->idle());
+  run_.set_recovering(id_, agent_->recovering());
+  run_.recheck_recoveries();
+}
 
 double NodeRuntime::work_done() const {
   if (service_) return 0;
@@ -436,6 +440,22 @@ void NodeRuntime::load_checkpoint(std::uint64_t number) {
 
 void NodeRuntime::discard_checkpoint(std::uint64_t number) { run_.store().drop(id_, number); }
 
+void NodeRuntime::replicate_checkpoint(std::uint64_t number) {
+  const auto* entry = run_.store().find(id_, number);
+  if (!entry || !entry->holders.count(id_)) return; // only from this node's own memory
+  for (Holder h : run_.remote_holders(id_)) {
+    if (entry->holders.count(h) || !run_.holder_up(h)) continue;
+    bool pending = false;
+    for (const auto& io : io_) pending |= io.save && io.number == number && io.holder == h;
+    if (pending) continue;
+    auto comm = sg4::Comm::sendto_async(run_.host_of(id_), run_.holder_host(h),
+                                        static_cast<std::uint64_t>(std::llround(entry->bytes)));
+    io_.push_back({comm, true, number, h, true});
+    run_.stats().add("storage.replicas");
+    trace_event(1, "ckpt_replicate", {{"number", number}, {"bytes", entry->bytes}, {"to", run_.holder_name(h)}});
+  }
+}
+
 void NodeRuntime::io_finished(std::size_t index, bool ok) {
   PendingIo io = io_[index];
   io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(index));
@@ -448,6 +468,7 @@ void NodeRuntime::io_finished(std::size_t index, bool ok) {
     } else {
       run_.stats().add("storage.copies_failed");
     }
+    if (io.replica) return;
     if (--saves_left_[io.number] == 0) {
       saves_left_.erase(io.number);
       io_completed_.emplace_back(true, io.number);

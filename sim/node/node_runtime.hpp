@@ -48,6 +48,7 @@ class NodeRuntime : public NodeContext {
   void save_checkpoint(std::uint64_t number, Snapshot s) override;
   void load_checkpoint(std::uint64_t number) override;
   void discard_checkpoint(std::uint64_t number) override;
+  void replicate_checkpoint(std::uint64_t number) override;
   double checkpoint_bytes() const override;
   double restart_overhead() const override;
   void restart_complete() override;
@@ -85,6 +86,7 @@ class NodeRuntime : public NodeContext {
     bool save;
     std::uint64_t number;
     int holder;
+    bool replica = false; // re-creating a lost remote copy: nobody waits for it
   };
 
   Run& run_;

@@ -1,0 +1,69 @@
+/* HC3I's decision logic as plain functions (HC3I report sections 3.2-3.5), apart from SimGrid so
+ * that each rule is unit-tested on hand-made DDV lists:
+ *   - a forced CLC is needed exactly when a piggybacked SN exceeds the receiver's DDV entry;
+ *   - a cluster alerted with (f, s) rolls back iff its DDV[f] >= s, to its oldest CLC whose
+ *     DDV[f] >= s;
+ *   - alerts propagate until no cluster rolls back any more: the recovery line;
+ *   - the garbage collector's worst SN per cluster, over a simulated failure of each cluster. */
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckptsim::hc3i {
+
+using Sn = std::uint64_t;
+/** @brief Direct dependency vector of a cluster: [own] = its SN, [i] = last SN received from i. */
+using Ddv = std::vector<Sn>;
+
+/** @brief A committed cluster-level checkpoint: its number (the SN it creates) and its DDV. */
+struct StoredClc {
+  Sn sn = 0;
+  Ddv ddv;
+  bool forced = false;
+};
+/** @brief The CLCs a cluster stores, oldest first (strictly increasing SN). */
+using ClcList = std::vector<StoredClc>;
+
+/** @brief A message from cluster @p from carrying SN @p s forces a CLC before its delivery. */
+bool needs_forced_clc(const Ddv& ddv, int from, Sn s);
+
+/** @brief The CLC a cluster alerted with (f, s) rolls back to: its oldest CLC whose DDV[f] >= s,
+ *  or nothing when its current DDV[f] < s (no delivery depends on f's undone interval). The
+ *  current DDV is the last CLC's: a DDV only changes with a (forced) CLC. */
+std::optional<Sn> rollback_target(const ClcList& clcs, const Ddv& current, int f, Sn s);
+
+/** @brief The alert value of a cluster that restored CLC @p sn: the messages it sent from that
+ *  CLC on carry SN >= sn; 0 (the initial state) undoes every message, whose SNs are >= 1. */
+inline Sn alert_value(Sn sn) { return sn == 0 ? 1 : sn; }
+
+struct LineStep {
+  int alerted = -1;         // the cluster receiving the alert
+  int from = -1;            // the cluster that rolled back
+  Sn s = 0;                 // the alert's SN
+  std::optional<Sn> target; // where the alerted cluster rolls back (nothing: it does not)
+};
+
+/** @brief The recovery line after a failure in cluster @p failed: per cluster, the SN it is back
+ *  to (its last CLC for @p failed) or nothing when it does not roll back. */
+struct RecoveryLine {
+  std::vector<std::optional<Sn>> rolled_to;
+  std::vector<LineStep> steps; // the alerts in the order processed (FIFO), for traces and tests
+};
+
+/** @brief Simulates a failure of @p failed over the stored CLC lists (each cluster's current DDV
+ *  being its last CLC's) and propagates alerts to a fixed point. Each cluster's CLCs newer than
+ *  its rollback target are gone after the rollback, as in the protocol. */
+RecoveryLine recovery_line(std::vector<ClcList> lists, int failed);
+
+/** @brief For each cluster c, the smallest SN c could roll back to over a failure of each
+ *  cluster (c's last CLC when no scenario rolls it back further). CLCs numbered below it can
+ *  never be restored again, nor can a logged message acknowledged with an SN below the
+ *  receiver's worst SN be needed. */
+std::vector<Sn> worst_sns(const std::vector<ClcList>& lists);
+
+std::string to_string(const Ddv& ddv);
+
+} // namespace ckptsim::hc3i

@@ -1,0 +1,84 @@
+/* What HC3I puts on the wire: the piggyback of application messages and the bodies of its
+ * control messages. Sizes: 8 bytes per integer, 64 bytes of header per control message. */
+#pragma once
+
+#include "protocols/hc3i/ddv.hpp"
+#include "sim/net/envelope.hpp"
+
+#include <map>
+#include <memory>
+#include <optional>
+
+namespace ckptsim::hc3i {
+
+constexpr double kControlBytes = 64;
+constexpr double kWord = 8;
+
+/** @brief Piggyback of an application message. Inter-cluster: the sender cluster's SN (the
+ *  protocol's only required field), with the sender cluster's epoch (number of rollbacks) and the
+ *  sender's view of the receiver cluster's epoch, so that messages of an undone execution are
+ *  dropped and replays wait for the rollback they answer; the transitive variant adds the whole
+ *  DDV. Intra-cluster: the cluster's epoch only. */
+struct Piggyback : Payload {
+  bool inter = false;
+  Sn sn = 0;
+  std::uint64_t epoch = 0; // sender cluster's epoch when the message was sent
+  std::uint64_t view = 0;  // inter: the receiver cluster's epoch as the sender knows it
+  Ddv ddv;                 // transitive variant only
+  nlohmann::ordered_json to_json() const override {
+    nlohmann::ordered_json j;
+    if (inter) {
+      j["sn"] = sn;
+      j["epoch"] = epoch;
+      j["view"] = view;
+      if (!ddv.empty()) j["ddv"] = ddv;
+    } else {
+      j["epoch"] = epoch;
+    }
+    return j;
+  }
+  double bytes() const override { return inter ? kWord * (3 + static_cast<double>(ddv.size())) : kWord; }
+};
+
+/** @brief A control message body: a few integers and, for some types, vectors or lists. */
+struct Body : Payload {
+  std::map<std::string, std::uint64_t> ints;
+  Ddv ddv;                                      // REQ, FORCE (transitive), GC_COLLECT/GC_APPLY (worst SNs)
+  std::map<std::int64_t, std::uint64_t> counts; // READY: sent per peer; SAVE: expected per peer
+  ClcList clcs;                                 // GC_RESP, ROLLBACK to a restarted node
+  std::vector<std::vector<std::pair<std::uint64_t, Sn>>> rollbacks; // ROLLBACK to a restarted node
+  std::uint64_t get(const std::string& k) const {
+    auto it = ints.find(k);
+    return it == ints.end() ? 0 : it->second;
+  }
+  nlohmann::ordered_json to_json() const override {
+    nlohmann::ordered_json j;
+    for (const auto& [k, v] : ints) j[k] = v;
+    if (!ddv.empty()) j["ddv"] = ddv;
+    if (!counts.empty()) {
+      nlohmann::ordered_json c = nlohmann::ordered_json::object();
+      for (const auto& [k, v] : counts) c[std::to_string(k)] = v;
+      j["counts"] = c;
+    }
+    if (!clcs.empty()) {
+      nlohmann::ordered_json l = nlohmann::ordered_json::array();
+      for (const auto& clc : clcs) l.push_back({{"sn", clc.sn}, {"ddv", clc.ddv}});
+      j["clcs"] = l;
+    }
+    return j;
+  }
+  double bytes() const override {
+    double b = kWord * static_cast<double>(ints.size() + ddv.size() + 2 * counts.size());
+    for (const auto& clc : clcs) b += kWord * static_cast<double>(1 + clc.ddv.size());
+    for (const auto& r : rollbacks) b += 2 * kWord * static_cast<double>(r.size());
+    return b;
+  }
+};
+
+inline ControlMessage control(const char* type, std::shared_ptr<Body> body) {
+  return ControlMessage{type, std::move(body), kControlBytes};
+}
+
+inline const Body& body(const ControlMessage& m) { return static_cast<const Body&>(*m.body); }
+
+} // namespace ckptsim::hc3i

@@ -1,0 +1,192 @@
+/* A node of an HC3I federation (HC3I report sections 3-4). Roles, by position in the cluster:
+ *   - every node: intercepts application messages (SN piggyback, forced-CLC decision, queueing
+ *     during a CLC), logs its inter-cluster sends optimistically with the receiver's ack SN,
+ *     takes part in CLCs, applies rollback alerts and re-sends logged messages;
+ *   - the cluster's leader (its first node): initiates CLCs (timer, forced requests, initial),
+ *     receives the other clusters' rollback alerts and broadcasts them in its cluster, answers the
+ *     garbage collector; the leader of cluster 0 also runs the centralized garbage collector;
+ *   - after a failure, the recovery leader (the leader, or the next node when the leader failed)
+ *     orders the cluster's rollback to its last CLC and, once the failed node is back, alerts the
+ *     other clusters.
+ * The code is split by concern: node_clc.cpp, node_app.cpp, node_recovery.cpp, node_gc.cpp. */
+#pragma once
+
+#include "protocols/hc3i/ddv.hpp"
+#include "protocols/hc3i/messages.hpp"
+#include "protocols/protocol.hpp"
+
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <vector>
+
+namespace ckptsim::hc3i {
+
+struct Options {
+  bool transitive = false; // piggyback the whole DDV (report section 7)
+};
+
+/** @brief A message this node sent to another cluster, kept in volatile memory. */
+struct LogEntry {
+  AppMessage msg;
+  Sn sn = 0;               // the SN it carried (the sender cluster's interval it depends on)
+  std::uint64_t epoch = 0; // the sender cluster's epoch at the send
+  int dst_cluster = -1;
+  std::optional<Sn> ack; // the receiver cluster's SN of its delivery, once acknowledged
+  Ddv ddv;               // transitive variant: the DDV it carried
+};
+
+/** @brief What a CLC saves besides the application state, and a rollback restores. */
+struct SavedState {
+  Sn sn = 0;
+  Ddv ddv;
+  std::map<NodeId, std::uint64_t> sent;       // intra-cluster messages sent, per peer
+  std::map<NodeId, std::uint64_t> received;   // intra-cluster messages delivered, per peer
+  std::map<NodeId, std::uint64_t> last_inter; // highest inter-cluster seq delivered, per sender
+  std::vector<LogEntry> log;                  // restored only by a node that lost its memory
+};
+
+class Node : public Agent {
+ public:
+  Node(const FederationLayout& layout, NodeId self, Options options);
+
+  void on_start(NodeContext& ctx) override;
+  void on_restart(NodeContext& ctx, const FailureNotice& own) override;
+  void on_app_send(NodeContext& ctx, const AppMessage& msg) override;
+  void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override;
+  void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
+  void on_timer(NodeContext& ctx, int id) override;
+  void on_saved(NodeContext& ctx, std::uint64_t number) override;
+  void on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) override;
+  void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
+  void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
+  bool idle() const override;
+  bool recovering() const override;
+
+ private:
+  // ---- node_clc.cpp: cluster-level checkpoints (two-phase commit with a drain round) ----
+  void start_clc(NodeContext& ctx);
+  void maybe_start_clc(NodeContext& ctx);
+  void on_req(NodeContext& ctx, const Body& b);
+  void on_ready(NodeContext& ctx, NodeId from, const Body& b);
+  void on_save(NodeContext& ctx, const Body& b);
+  void check_drained(NodeContext& ctx);
+  void on_ack(NodeContext& ctx, const Body& b);
+  void on_commit(NodeContext& ctx, const Body& b);
+  void on_force(NodeContext& ctx, const Body& b);
+  void abort_clc(NodeContext& ctx);
+  void arm_clc_timer(NodeContext& ctx);
+  void record_storage(NodeContext& ctx);
+
+  // ---- node_app.cpp: application messages, logging, acknowledgements ----
+  void process_inbox(NodeContext& ctx);
+  void deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb);
+  void process_early_intra(NodeContext& ctx);
+  bool orphan(int from_cluster, std::uint64_t epoch, Sn s) const;
+  void on_log_ack(NodeContext& ctx, const Body& b);
+  void replay(NodeContext& ctx, int to_cluster, Sn s);
+  void count_log(NodeContext& ctx, int delta);
+
+  // ---- node_recovery.cpp: failures, rollbacks, alerts ----
+  void on_rollback_order(NodeContext& ctx, const Body& b);
+  void on_restarted(NodeContext& ctx, NodeId from, FailureId failure);
+  void on_alert(NodeContext& ctx, const Body& b);
+  void process_alerts(NodeContext& ctx);
+  void on_alert_bcast(NodeContext& ctx, const Body& b);
+  void rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, const std::string& reason);
+  void restored(NodeContext& ctx);
+  void learn_rollback(int cluster, std::uint64_t epoch, Sn s);
+  std::uint64_t known_epoch(int cluster) const;
+  void send_alerts(NodeContext& ctx, Sn restored_sn);
+  void update_app(NodeContext& ctx);
+
+  // ---- node_gc.cpp: centralized garbage collection ----
+  void start_gc(NodeContext& ctx);
+  void on_gc_req(NodeContext& ctx, NodeId from, const Body& b);
+  void on_gc_resp(NodeContext& ctx, NodeId from, const Body& b);
+  void on_gc_collect(NodeContext& ctx, const Body& b);
+  void apply_gc(NodeContext& ctx, const Body& b);
+
+  // ---- helpers ----
+  bool is_leader() const { return self_ == leader_; }
+  NodeId leader_of(int cluster) const;
+  NodeId recovery_leader(NodeId victim) const;
+  void broadcast(NodeContext& ctx, const char* type, const std::shared_ptr<Body>& b, NodeId except = -1);
+  std::any saved_state() const;
+  Sn last_clc() const { return clcs_.empty() ? 0 : clcs_.back().sn; }
+
+  // Identity.
+  const FederationLayout& layout_;
+  const NodeId self_;
+  const int cluster_;
+  const int clusters_;
+  const Options options_;
+  std::vector<NodeId> members_; // the nodes of this cluster, leader first
+  NodeId leader_;
+
+  // State a rollback restores (the current values; SavedState is their copy in a CLC).
+  SavedState cur_;
+
+  // Stable knowledge, kept across rollbacks.
+  ClcList clcs_;                                                     // committed CLCs this node stores
+  std::uint64_t epoch_ = 0;                                          // this cluster's epoch (number of rollbacks)
+  std::vector<std::vector<std::pair<std::uint64_t, Sn>>> rollbacks_; // per cluster: (epoch after, restored SN)
+  FailureId latest_failure_ = 0;                                     // newest failure this node heard of
+  std::set<FailureId> open_failures_;                                // heard of, victim not back yet
+
+  // Volatile.
+  std::vector<LogEntry> log_;
+  std::deque<std::pair<AppMessage, PayloadPtr>> inbox_;        // inter-cluster messages not delivered yet
+  std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this cluster
+  std::set<std::pair<int, Sn>> force_asked_;                   // forced CLCs requested since the last commit
+
+  // Participant side of a CLC.
+  struct Participation {
+    bool active = false;
+    Sn number = 0;
+    Ddv ddv;
+    bool forced = false;
+    bool drained = false; // SAVE received and every expected message delivered
+    bool saved = false;
+    std::map<NodeId, std::uint64_t> expected;
+    bool have_expected = false;
+  } part_;
+
+  // Leader side.
+  struct Round {
+    bool active = false;
+    Sn number = 0;
+    Ddv ddv;
+    bool forced = false;
+    bool initial = false;
+    int readies = 0;
+    int acks = 0;
+    std::map<NodeId, std::map<NodeId, std::uint64_t>> sent; // sender -> receiver -> count
+    double started = 0;
+  } round_;
+  Ddv wanted_; // DDV entries forced CLCs were asked for (merged into the next CLC)
+  bool clc_wanted_ = false;
+  bool timer_due_ = false;
+
+  // Recovery.
+  bool waiting_order_ = false;                          // my cluster failed: waiting for the recovery leader's order
+  bool loading_ = false;                                // restoring a CLC
+  bool restarting_ = false;                             // this is a restarted node, not running yet
+  NodeId victim_ = -1;                                  // recovery leader: the failed node of this cluster
+  Sn rollback_sn_ = 0;                                  // recovery leader: where the cluster went back
+  bool alerts_due_ = false;                             // recovery leader: alert the others once the victim is back
+  FailureId failure_ = 0;                               // the failure of this cluster being recovered
+  std::optional<std::pair<int, Sn>> replay_after_load_; // an alert's re-sends, once restored
+  std::deque<std::shared_ptr<Body>> alerts_;            // leader: alerts waiting for the CLC under way
+  std::optional<std::pair<NodeId, FailureId>> restarted_pending_; // RESTARTED before our notice
+
+  // Garbage collection (leader of cluster 0).
+  std::uint64_t gc_round_ = 0;
+  bool gc_active_ = false;
+  FailureId gc_base_ = 0;
+  std::map<int, ClcList> gc_lists_;
+  bool gc_abort_ = false;
+};
+
+} // namespace ckptsim::hc3i

@@ -1,0 +1,152 @@
+/* Application messages under HC3I. Intra-cluster messages carry the cluster's epoch only (the
+ * cluster rolls back as a whole; a message of an undone execution is dropped). Inter-cluster
+ * messages carry the sender cluster's SN: a receiver whose DDV entry is smaller asks its leader
+ * for a forced CLC and delivers the message after the commit; it acknowledges every delivery with
+ * its SN, which the sender keeps with its optimistic log entry. */
+#include "protocols/hc3i/node.hpp"
+
+namespace ckptsim::hc3i {
+
+void Node::on_app_send(NodeContext& ctx, const AppMessage& msg) {
+  const int to = layout_.cluster_of(msg.dst);
+  auto pb = std::make_shared<Piggyback>();
+  pb->epoch = epoch_;
+  if (to == cluster_) {
+    cur_.sent[msg.dst]++;
+    ctx.send_app(msg, pb);
+    return;
+  }
+  pb->inter = true;
+  pb->sn = cur_.sn;
+  pb->view = known_epoch(to);
+  if (options_.transitive) pb->ddv = cur_.ddv;
+  log_.push_back(LogEntry{msg, cur_.sn, epoch_, to, std::nullopt, pb->ddv});
+  count_log(ctx, 1);
+  ctx.send_app(msg, pb);
+}
+
+void Node::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
+  const auto& p = static_cast<const Piggyback&>(*pb);
+  if (p.inter) {
+    inbox_.emplace_back(msg, pb);
+    process_inbox(ctx);
+    return;
+  }
+  if (p.epoch < epoch_) { // sent by an execution that a rollback of this cluster undid
+    ctx.stats().add("hc3i.stale_dropped");
+    return;
+  }
+  if (p.epoch > epoch_ || loading_ || waiting_order_ || restarting_) { // after a rollback not applied here yet
+    early_intra_.emplace_back(msg, pb);
+    return;
+  }
+  deliver_intra(ctx, msg, pb);
+}
+
+void Node::deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
+  cur_.received[msg.src]++;
+  ctx.deliver(msg, pb);
+  check_drained(ctx);
+}
+
+void Node::process_early_intra(NodeContext& ctx) {
+  auto early = std::move(early_intra_);
+  early_intra_.clear();
+  for (auto& [msg, pb] : early) on_app_receive(ctx, msg, pb);
+}
+
+bool Node::orphan(int from_cluster, std::uint64_t epoch, Sn s) const {
+  for (const auto& [after, undone_from] : rollbacks_[static_cast<std::size_t>(from_cluster)])
+    if (after > epoch && s >= undone_from) return true;
+  return false;
+}
+
+void Node::process_inbox(NodeContext& ctx) {
+  while (!inbox_.empty()) {
+    if (part_.active || loading_ || waiting_order_ || restarting_) return; // queued until the commit / rollback
+    const AppMessage msg = inbox_.front().first;
+    const PayloadPtr pb = inbox_.front().second;
+    const auto& p = static_cast<const Piggyback&>(*pb);
+    const int from = layout_.cluster_of(msg.src);
+    // A rollback this node has not heard of yet: the sender's cluster's (its alert is on the way),
+    // or this cluster's (the message is a re-send answering it).
+    if (p.epoch > known_epoch(from) || p.view > epoch_) return;
+    if (orphan(from, p.epoch, p.sn)) {
+      inbox_.pop_front();
+      ctx.stats().add("hc3i.orphans_dropped");
+      ctx.trace_event(1, "orphan_dropped", {{"src", msg.src}, {"seq", msg.seq}, {"sn", p.sn}, {"epoch", p.epoch}});
+      continue;
+    }
+    auto last = cur_.last_inter.find(msg.src);
+    if (last != cur_.last_inter.end() && msg.seq <= last->second) { // delivered already (a re-send)
+      inbox_.pop_front();
+      ctx.stats().add("hc3i.duplicates_dropped");
+      auto a = std::make_shared<Body>();
+      a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}};
+      ctx.send_control(msg.src, control("LOG_ACK", a));
+      continue;
+    }
+    if (needs_forced_clc(cur_.ddv, from, p.sn)) {
+      if (force_asked_.insert({from, p.sn}).second) {
+        ctx.trace_event(1, "clc_forced",
+                        {{"cluster", cluster_},
+                         {"from", from},
+                         {"sn", p.sn},
+                         {"ddv", cur_.ddv},
+                         {"src", msg.src},
+                         {"seq", msg.seq},
+                         {"label", msg.label}});
+        auto f = std::make_shared<Body>();
+        f->ints = {{"cluster", static_cast<std::uint64_t>(from)}, {"sn", p.sn}};
+        f->ddv = p.ddv;
+        if (is_leader())
+          on_force(ctx, *f);
+        else
+          ctx.send_control(leader_, control("CLC_FORCE", f));
+      }
+      return;
+    }
+    inbox_.pop_front();
+    cur_.last_inter[msg.src] = msg.seq;
+    ctx.deliver(msg, pb);
+    auto a = std::make_shared<Body>();
+    a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}};
+    ctx.send_control(msg.src, control("LOG_ACK", a));
+  }
+}
+
+void Node::on_log_ack(NodeContext& ctx, const Body& b) {
+  for (auto& e : log_)
+    if (e.msg.seq == b.get("seq")) {
+      e.ack = b.get("sn");
+      ctx.trace_event(2, "log_ack", {{"seq", e.msg.seq}, {"dst", e.msg.dst}, {"ack_sn", *e.ack}});
+      return;
+    }
+}
+
+void Node::replay(NodeContext& ctx, int to_cluster, Sn s) {
+  int found = 0;
+  for (auto& e : log_) {
+    if (e.dst_cluster != to_cluster || (e.ack && *e.ack < s)) continue;
+    auto pb = std::make_shared<Piggyback>();
+    pb->inter = true;
+    pb->sn = e.sn;
+    pb->epoch = e.epoch;
+    pb->view = known_epoch(to_cluster);
+    pb->ddv = e.ddv;
+    e.ack.reset(); // the receiver acknowledges the new delivery
+    ctx.resend_app(e.msg, pb);
+    ctx.stats().add_cluster("hc3i.replays", cluster_);
+    found++;
+  }
+  ctx.trace_event(2, "log_search", {{"to_cluster", to_cluster}, {"sn", s}, {"resent", found}, {"logged", log_.size()}});
+}
+
+void Node::count_log(NodeContext& ctx, int delta) {
+  if (delta == 0) return;
+  Stats& st = ctx.stats();
+  st.add_cluster("hc3i.logged", cluster_, delta);
+  st.max_cluster("hc3i.logged_max", cluster_, st.cluster_values("hc3i.logged")[static_cast<std::size_t>(cluster_)]);
+}
+
+} // namespace ckptsim::hc3i

@@ -1,0 +1,201 @@
+/* Cluster-level checkpoints. The report's two-phase commit (request, acknowledgements, commit)
+ * with one more round so that no intra-cluster message is in transit across the CLC: on the
+ * request (CLC_REQ) every node stops its application and answers CLC_READY with how many
+ * messages it sent to each peer; the leader tells each node how many it must have received
+ * (CLC_SAVE); a node saves (own memory + buddy) once it has them all and acknowledges (CLC_ACK);
+ * after every acknowledgement the leader commits (CLC_COMMIT). Inter-cluster messages arriving
+ * meanwhile are queued and delivered after the commit. 5 (n - 1) messages per CLC in a cluster of
+ * n nodes (the leader's messages to itself are local calls). */
+#include "protocols/hc3i/node.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace ckptsim::hc3i {
+
+namespace {
+constexpr int kClcTimer = 1;
+} // namespace
+
+void Node::maybe_start_clc(NodeContext& ctx) {
+  if (!is_leader() || round_.active || loading_ || waiting_order_ || restarting_ || failure_ != 0 || !alerts_.empty())
+    return;
+  if (cur_.sn == 0 || clc_wanted_ || timer_due_) start_clc(ctx);
+}
+
+void Node::start_clc(NodeContext& ctx) {
+  round_ = Round{};
+  round_.active = true;
+  round_.number = cur_.sn + 1;
+  round_.initial = cur_.sn == 0;
+  round_.ddv = cur_.ddv;
+  for (int c = 0; c < clusters_; c++) {
+    if (c == cluster_) continue;
+    if (wanted_[c] > cur_.ddv[c]) round_.forced = true;
+    round_.ddv[c] = std::max(round_.ddv[c], wanted_[c]);
+  }
+  round_.ddv[cluster_] = round_.number;
+  round_.started = ctx.now();
+  clc_wanted_ = false;
+  timer_due_ = false;
+  ctx.cancel_timer(kClcTimer);
+  ctx.trace_event(1, "ckpt_begin",
+                  {{"unit", layout_.cluster(cluster_).name},
+                   {"cluster", cluster_},
+                   {"number", round_.number},
+                   {"forced", round_.forced},
+                   {"ddv", round_.ddv}});
+  auto b = std::make_shared<Body>();
+  b->ints = {{"number", round_.number}, {"epoch", epoch_}};
+  b->ddv = round_.ddv;
+  broadcast(ctx, "CLC_REQ", b, self_);
+  on_req(ctx, *b);
+}
+
+void Node::on_req(NodeContext& ctx, const Body& b) {
+  if (b.get("epoch") != epoch_ || b.get("number") != cur_.sn + 1) return; // from an undone execution
+  part_ = Participation{};
+  part_.active = true;
+  part_.number = b.get("number");
+  part_.ddv = b.ddv;
+  update_app(ctx); // stops the application: nothing is sent until the commit
+  auto r = std::make_shared<Body>();
+  r->ints = {{"number", part_.number}};
+  for (const auto& [peer, n] : cur_.sent) r->counts[peer] = n;
+  if (is_leader())
+    on_ready(ctx, self_, *r);
+  else
+    ctx.send_control(leader_, control("CLC_READY", r));
+}
+
+void Node::on_ready(NodeContext& ctx, NodeId from, const Body& b) {
+  if (!round_.active || b.get("number") != round_.number) return;
+  auto& row = round_.sent[from];
+  for (const auto& [peer, n] : b.counts) row[static_cast<NodeId>(peer)] = n;
+  if (++round_.readies < static_cast<int>(members_.size())) return;
+  // Every node has stopped: node r must receive what each peer says it sent to r.
+  for (NodeId r : members_) {
+    auto s = std::make_shared<Body>();
+    s->ints = {{"number", round_.number}};
+    for (const auto& [sender, counts] : round_.sent) {
+      auto it = counts.find(r);
+      if (sender != r && it != counts.end()) s->counts[sender] = it->second;
+    }
+    if (r == self_)
+      on_save(ctx, *s);
+    else
+      ctx.send_control(r, control("CLC_SAVE", s));
+  }
+}
+
+void Node::on_save(NodeContext& ctx, const Body& b) {
+  if (!part_.active || b.get("number") != part_.number) return;
+  for (const auto& [peer, n] : b.counts) part_.expected[static_cast<NodeId>(peer)] = n;
+  part_.have_expected = true;
+  check_drained(ctx);
+}
+
+void Node::check_drained(NodeContext& ctx) {
+  if (!part_.active || !part_.have_expected || part_.drained) return;
+  for (const auto& [peer, n] : part_.expected) {
+    auto it = cur_.received.find(peer);
+    if ((it == cur_.received.end() ? 0 : it->second) < n) return;
+  }
+  part_.drained = true;
+  // The state a rollback to this CLC restores: its SN and DDV are the ones the commit sets.
+  SavedState st = cur_;
+  st.sn = part_.number;
+  st.ddv = part_.ddv;
+  st.log = log_;
+  ctx.save_checkpoint(part_.number, ctx.snapshot(std::move(st)));
+}
+
+void Node::on_saved(NodeContext& ctx, std::uint64_t number) {
+  if (!part_.active || !part_.drained || part_.saved || number != part_.number) return; // an aborted CLC's save
+  part_.saved = true;
+  auto a = std::make_shared<Body>();
+  a->ints = {{"number", number}};
+  if (is_leader())
+    on_ack(ctx, *a);
+  else
+    ctx.send_control(leader_, control("CLC_ACK", a));
+}
+
+void Node::on_ack(NodeContext& ctx, const Body& b) {
+  if (!round_.active || b.get("number") != round_.number) return;
+  if (++round_.acks < static_cast<int>(members_.size())) return;
+  const Round r = round_;
+  round_ = Round{};
+  Stats& st = ctx.stats();
+  const char* kind = r.initial ? "hc3i.clc_initial" : r.forced ? "hc3i.clc_forced" : "hc3i.clc_unforced";
+  st.add_cluster(kind, cluster_);
+  st.add_cluster("hc3i.clc_time", cluster_, ctx.now() - r.started);
+  ctx.trace_event(0, "ckpt_commit",
+                  {{"unit", layout_.cluster(cluster_).name},
+                   {"cluster", cluster_},
+                   {"number", r.number},
+                   {"sn", r.number},
+                   {"ddv", r.ddv},
+                   {"forced", r.forced},
+                   {"initial", r.initial}});
+  auto c = std::make_shared<Body>();
+  c->ints = {{"number", r.number}, {"forced", r.forced ? 1u : 0u}};
+  broadcast(ctx, "CLC_COMMIT", c, self_);
+  on_commit(ctx, *c);
+  arm_clc_timer(ctx); // committing any CLC, forced ones included, resets the timer
+  for (int cl = 0; cl < clusters_; cl++)
+    if (cl != cluster_ && wanted_[cl] > cur_.ddv[cl]) clc_wanted_ = true;
+  process_alerts(ctx);
+  maybe_start_clc(ctx);
+}
+
+void Node::on_commit(NodeContext& ctx, const Body& b) {
+  if (!part_.active || b.get("number") != part_.number) return;
+  cur_.sn = part_.number;
+  cur_.ddv = part_.ddv;
+  clcs_.push_back(StoredClc{part_.number, part_.ddv, b.get("forced") != 0});
+  part_ = Participation{};
+  force_asked_.clear();
+  record_storage(ctx);
+  update_app(ctx);
+  process_inbox(ctx);
+}
+
+void Node::on_force(NodeContext& ctx, const Body& b) {
+  const int from = static_cast<int>(b.get("cluster"));
+  wanted_[from] = std::max(wanted_[from], b.get("sn"));
+  for (int c = 0; c < static_cast<int>(b.ddv.size()); c++) // transitive variant: the whole DDV
+    if (c != cluster_) wanted_[c] = std::max(wanted_[c], b.ddv[c]);
+  for (int c = 0; c < clusters_; c++)
+    if (c != cluster_ && wanted_[c] > cur_.ddv[c]) clc_wanted_ = true;
+  maybe_start_clc(ctx);
+}
+
+void Node::abort_clc(NodeContext& ctx) {
+  if (part_.active && part_.drained) ctx.discard_checkpoint(part_.number);
+  if (part_.active || round_.active) ctx.stats().add_cluster("hc3i.clc_aborted", cluster_, is_leader() ? 1 : 0);
+  part_ = Participation{};
+  round_ = Round{};
+}
+
+void Node::arm_clc_timer(NodeContext& ctx) {
+  if (!is_leader()) return;
+  const double p = ctx.timer_period("checkpoint_period");
+  if (std::isfinite(p))
+    ctx.set_timer(kClcTimer, ctx.now() + p);
+  else
+    ctx.cancel_timer(kClcTimer);
+}
+
+void Node::record_storage(NodeContext& ctx) {
+  if (!is_leader()) return;
+  Stats& st = ctx.stats();
+  const double n = static_cast<double>(clcs_.size());
+  st.max_cluster("hc3i.clcs_stored_max", cluster_, n);
+  const auto& now = st.cluster_values("hc3i.clcs_stored");
+  const double before = now.empty() ? 0.0 : now[static_cast<std::size_t>(cluster_)];
+  st.add_cluster("hc3i.clcs_stored", cluster_, n - before);
+}
+
+} // namespace ckptsim::hc3i

@@ -1,0 +1,110 @@
+/* Centralized garbage collection (HC3I report section 3.5), run by the leader of cluster 0 every
+ * gc_period: GC_REQ to the leader of every other cluster (N-1), GC_RESP with the DDVs of its
+ * stored CLCs (N-1), worst SN per cluster over a simulated failure of each cluster (worst_sns),
+ * GC_COLLECT with the worst SNs to every other leader (N-1), each leader broadcasting GC_APPLY in
+ * its cluster. Each node then removes its CLCs numbered below its cluster's worst SN and the
+ * logged messages acknowledged with an SN below the receiver cluster's worst SN. A round that
+ * overlaps a failure is abandoned: its lists may predate the rollbacks. */
+#include "protocols/hc3i/node.hpp"
+
+#include <cmath>
+
+namespace ckptsim::hc3i {
+
+namespace {
+constexpr int kGcTimer = 2;
+} // namespace
+
+void Node::start_gc(NodeContext& ctx) {
+  const double p = ctx.timer_period("gc_period");
+  if (std::isfinite(p)) ctx.set_timer(kGcTimer, ctx.now() + p);
+  if (gc_active_ || !open_failures_.empty() || failure_ != 0 || loading_ || waiting_order_ || restarting_ ||
+      !alerts_.empty()) {
+    ctx.stats().add("hc3i.gc_skipped");
+    ctx.trace_event(1, "gc_skipped", {{"reason", "a recovery is under way"}});
+    return;
+  }
+  gc_round_++;
+  gc_active_ = true;
+  gc_abort_ = false;
+  gc_base_ = latest_failure_;
+  gc_lists_.clear();
+  gc_lists_[cluster_] = clcs_;
+  ctx.trace_event(2, "gc_begin", {{"round", gc_round_}});
+  for (int c = 0; c < clusters_; c++) {
+    if (c == cluster_) continue;
+    auto b = std::make_shared<Body>();
+    b->ints = {{"round", gc_round_}};
+    ctx.send_control(leader_of(c), control("GC_REQ", b));
+  }
+  if (clusters_ == 1) on_gc_resp(ctx, self_, Body{});
+}
+
+void Node::on_gc_req(NodeContext& ctx, NodeId from, const Body& b) {
+  auto r = std::make_shared<Body>();
+  r->ints = {{"round", b.get("round")}, {"failure", latest_failure_}};
+  r->clcs = clcs_;
+  ctx.send_control(from, control("GC_RESP", r));
+}
+
+void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
+  if (!gc_active_) return;
+  if (from != self_) {
+    if (b.get("round") != gc_round_) return;
+    if (b.get("failure") > gc_base_) gc_abort_ = true;
+    gc_lists_[layout_.cluster_of(from)] = b.clcs;
+  }
+  if (static_cast<int>(gc_lists_.size()) < clusters_) return;
+  gc_active_ = false;
+  if (gc_abort_ || latest_failure_ > gc_base_) {
+    ctx.stats().add("hc3i.gc_aborted");
+    ctx.trace_event(1, "gc_aborted", {{"round", gc_round_}});
+    return;
+  }
+  std::vector<ClcList> lists;
+  for (auto& [c, l] : gc_lists_) lists.push_back(l);
+  const auto worst = worst_sns(lists);
+  nlohmann::ordered_json before = nlohmann::ordered_json::array(), after = nlohmann::ordered_json::array();
+  for (std::size_t c = 0; c < lists.size(); c++) {
+    before.push_back(lists[c].size());
+    after.push_back(
+        std::count_if(lists[c].begin(), lists[c].end(), [&](const StoredClc& x) { return x.sn >= worst[c]; }));
+  }
+  Stats& st = ctx.stats();
+  st.add("hc3i.gc_rounds");
+  st.record("hc3i.gc",
+            {{"round", gc_round_}, {"date", ctx.now()}, {"before", before}, {"after", after}, {"worst_sn", worst}});
+  ctx.trace_event(0, "gc", {{"round", gc_round_}, {"before", before}, {"after", after}, {"worst_sn", worst}});
+  for (int c = 0; c < clusters_; c++) {
+    auto b2 = std::make_shared<Body>();
+    b2->ints = {{"round", gc_round_}, {"failure", gc_base_}};
+    b2->ddv = worst;
+    if (c == cluster_)
+      on_gc_collect(ctx, *b2);
+    else
+      ctx.send_control(leader_of(c), control("GC_COLLECT", b2));
+  }
+}
+
+void Node::on_gc_collect(NodeContext& ctx, const Body& b) {
+  broadcast(ctx, "GC_APPLY", std::make_shared<Body>(b), self_);
+  apply_gc(ctx, b);
+}
+
+void Node::apply_gc(NodeContext& ctx, const Body& b) {
+  if (latest_failure_ > b.get("failure")) { // a failure since the lists were gathered
+    ctx.stats().add("hc3i.gc_ignored");
+    return;
+  }
+  const Sn worst = b.ddv[static_cast<std::size_t>(cluster_)];
+  for (const auto& clc : clcs_)
+    if (clc.sn < worst) ctx.discard_checkpoint(clc.sn);
+  std::erase_if(clcs_, [worst](const StoredClc& c) { return c.sn < worst; });
+  const int before = static_cast<int>(log_.size());
+  std::erase_if(log_,
+                [&](const LogEntry& e) { return e.ack && *e.ack < b.ddv[static_cast<std::size_t>(e.dst_cluster)]; });
+  count_log(ctx, static_cast<int>(log_.size()) - before);
+  record_storage(ctx);
+}
+
+} // namespace ckptsim::hc3i

@@ -1,0 +1,277 @@
+/* Failures and rollbacks (HC3I report section 3.4). A failure in cluster f: its recovery leader
+ * orders every node of f back to f's last CLC (ROLLBACK), the restarted node included once it
+ * says RESTARTED (it reloads its copy from its buddy); once the failed node is back, the leader
+ * sends the rollback alert (f, s) to the leader of every other cluster. A leader alerted with
+ * (f, s) decides (rollback_target), broadcasts the alert and its decision in its cluster
+ * (ALERT_BCAST) and, when its cluster rolls back, alerts the others in turn. Every node of an
+ * alerted cluster re-sends the logged messages to f acknowledged with an SN >= s or not at all. */
+#include "protocols/hc3i/node.hpp"
+
+#include <fmt/format.h>
+
+namespace ckptsim::hc3i {
+
+namespace {
+constexpr int kRestartTimer = 3;
+} // namespace
+
+std::uint64_t Node::known_epoch(int cluster) const {
+  if (cluster == cluster_) return epoch_;
+  const auto& r = rollbacks_[static_cast<std::size_t>(cluster)];
+  return r.empty() ? 0 : r.back().first;
+}
+
+void Node::learn_rollback(int cluster, std::uint64_t epoch, Sn s) {
+  if (cluster == cluster_ || epoch <= known_epoch(cluster)) return;
+  rollbacks_[static_cast<std::size_t>(cluster)].emplace_back(epoch, s);
+}
+
+void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
+  latest_failure_ = std::max(latest_failure_, notice.id);
+  open_failures_.insert(notice.id);
+  if (gc_active_) gc_abort_ = true;
+  if (layout_.cluster_of(notice.victim) != cluster_) return; // the failed cluster's alert will tell
+  failure_ = notice.id;
+  abort_clc(ctx);
+  waiting_order_ = true;
+  inbox_.clear(); // their senders re-send them on our alert (not acknowledged)
+  force_asked_.clear();
+  std::fill(wanted_.begin(), wanted_.end(), 0);
+  clc_wanted_ = false;
+  update_app(ctx);
+  if (self_ != recovery_leader(notice.victim)) return;
+  victim_ = notice.victim;
+  rollback_sn_ = last_clc();
+  alerts_due_ = true;
+  ctx.trace_event(0, "cluster_rollback",
+                  {{"cluster", cluster_},
+                   {"to_sn", rollback_sn_},
+                   {"cause", "failure"},
+                   {"failure", notice.id},
+                   {"victim", notice.victim},
+                   {"epoch", epoch_ + 1}});
+  ctx.stats().add_cluster("hc3i.rollbacks", cluster_);
+  ctx.stats().record("hc3i.rollbacks", {{"failure", notice.id},
+                                        {"date", ctx.now()},
+                                        {"cluster", cluster_},
+                                        {"to_sn", rollback_sn_},
+                                        {"cause", "failure"}});
+  auto b = std::make_shared<Body>();
+  b->ints = {{"sn", rollback_sn_}, {"epoch", epoch_ + 1}, {"failure", notice.id}};
+  for (NodeId m : members_)
+    if (m != self_ && m != victim_) ctx.send_control(m, control("ROLLBACK", b));
+  on_rollback_order(ctx, *b);
+  if (restarted_pending_ && restarted_pending_->second == notice.id) {
+    const NodeId from = restarted_pending_->first;
+    restarted_pending_.reset();
+    on_restarted(ctx, from, notice.id);
+  }
+}
+
+void Node::on_restart(NodeContext& ctx, const FailureNotice& own) {
+  restarting_ = true;
+  failure_ = own.id;
+  latest_failure_ = own.latest;
+  open_failures_ = std::set<FailureId>(own.down.begin(), own.down.end());
+  open_failures_.insert(own.id);
+  update_app(ctx);
+  auto b = std::make_shared<Body>();
+  b->ints = {{"failure", own.id}};
+  ctx.send_control(recovery_leader(self_), control("RESTARTED", b));
+}
+
+void Node::on_restarted(NodeContext& ctx, NodeId from, FailureId failure) {
+  if (failure != failure_ || !alerts_due_) { // its restart came before our failure notice
+    restarted_pending_ = {from, failure};
+    return;
+  }
+  // The restarted node lost its memory: it gets the cluster's stable knowledge with its order.
+  auto b = std::make_shared<Body>();
+  b->ints = {{"sn", rollback_sn_}, {"epoch", epoch_}, {"failure", failure_}, {"latest", latest_failure_}};
+  b->clcs = clcs_;
+  b->rollbacks = rollbacks_;
+  ctx.send_control(from, control("ROLLBACK", b));
+}
+
+void Node::on_rollback_order(NodeContext& ctx, const Body& b) {
+  if (restarting_) {
+    if (loading_) return;
+    clcs_ = b.clcs;
+    rollbacks_ = b.rollbacks;
+    rollbacks_.resize(static_cast<std::size_t>(clusters_));
+    latest_failure_ = std::max(latest_failure_, b.get("latest"));
+  } else if (b.get("epoch") <= epoch_) {
+    return; // applied already
+  }
+  waiting_order_ = false;
+  rollback_to(ctx, b.get("sn"), b.get("epoch"),
+              fmt::format("cluster rollback to CLC {} (failure {})", b.get("sn"), b.get("failure")));
+}
+
+void Node::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, const std::string& reason) {
+  abort_clc(ctx);
+  epoch_ = new_epoch;
+  for (const auto& clc : clcs_) // the CLCs after the target can never be restored
+    if (clc.sn > target) ctx.discard_checkpoint(clc.sn);
+  std::erase_if(clcs_, [target](const StoredClc& c) { return c.sn > target; });
+  record_storage(ctx);
+  inbox_.clear();
+  force_asked_.clear();
+  std::fill(wanted_.begin(), wanted_.end(), 0);
+  clc_wanted_ = false;
+  loading_ = true;
+  update_app(ctx);
+  if (target > 0) {
+    ctx.load_checkpoint(target); // own memory, or the buddy's copy for a restarted node
+    return;
+  }
+  ctx.restore(ctx.initial_snapshot(), reason);
+  count_log(ctx, -static_cast<int>(log_.size()));
+  log_.clear();
+  cur_ = SavedState{};
+  cur_.ddv.assign(static_cast<std::size_t>(clusters_), 0);
+  restored(ctx);
+}
+
+void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
+  if (!loading_) return;
+  const auto& st = std::any_cast<const SavedState&>(s.protocol);
+  ctx.restore(s, fmt::format("hc3i rollback of cluster {} to CLC {}", cluster_, number));
+  const int before = static_cast<int>(log_.size());
+  if (restarting_) {
+    log_ = st.log; // the log in volatile memory was lost with the node: the CLC's copy
+  } else {         // the messages sent after the CLC are undone: their log entries go
+    std::erase_if(log_, [number](const LogEntry& e) { return e.sn >= number; });
+  }
+  count_log(ctx, static_cast<int>(log_.size()) - before);
+  cur_ = st;
+  cur_.log.clear();
+  restored(ctx);
+}
+
+void Node::restored(NodeContext& ctx) {
+  loading_ = false;
+  if (restarting_) { // the restarted process pays its restart overhead, then it is back
+    ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+    return;
+  }
+  if (replay_after_load_) {
+    const auto [to, s] = *replay_after_load_;
+    replay_after_load_.reset();
+    replay(ctx, to, s);
+  }
+  process_early_intra(ctx);
+  process_inbox(ctx);
+  update_app(ctx);
+  process_alerts(ctx);
+  maybe_start_clc(ctx);
+}
+
+void Node::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
+  open_failures_.erase(notice.id);
+  if (layout_.cluster_of(notice.victim) != cluster_ || failure_ != notice.id) return;
+  failure_ = 0;
+  // The restarted node lost the buddy copies it held: give them back, so that the cluster
+  // tolerates its next failure too.
+  for (const auto& clc : clcs_) ctx.replicate_checkpoint(clc.sn);
+  if (alerts_due_) {
+    alerts_due_ = false;
+    send_alerts(ctx, rollback_sn_);
+  }
+  if (is_leader()) {
+    arm_clc_timer(ctx);
+    if (cur_.sn == 0) clc_wanted_ = true; // back to the initial state: the initial CLC again
+  }
+  update_app(ctx);
+  process_early_intra(ctx);
+  process_inbox(ctx);
+  process_alerts(ctx);
+  maybe_start_clc(ctx);
+}
+
+void Node::send_alerts(NodeContext& ctx, Sn restored_sn) {
+  const Sn s = alert_value(restored_sn);
+  ctx.stats().add_cluster("hc3i.alerts_sent", cluster_);
+  for (int c = 0; c < clusters_; c++) {
+    if (c == cluster_) continue;
+    auto b = std::make_shared<Body>();
+    b->ints = {{"cluster", static_cast<std::uint64_t>(cluster_)}, {"sn", s}, {"epoch", epoch_}};
+    ctx.send_control(leader_of(c), control("ALERT", b));
+  }
+  ctx.trace_event(1, "alert_sent", {{"cluster", cluster_}, {"sn", s}, {"epoch", epoch_}});
+}
+
+void Node::on_alert(NodeContext& ctx, const Body& b) {
+  alerts_.push_back(std::make_shared<Body>(b));
+  process_alerts(ctx);
+}
+
+void Node::process_alerts(NodeContext& ctx) {
+  // One at a time, between CLCs: the decision reads the committed CLCs and DDV.
+  while (!alerts_.empty() && !round_.active && !part_.active && !loading_ && !waiting_order_ && !restarting_ &&
+         failure_ == 0) {
+    const auto a = alerts_.front();
+    alerts_.pop_front();
+    const int f = static_cast<int>(a->get("cluster"));
+    const Sn s = a->get("sn");
+    const auto target = rollback_target(clcs_, cur_.ddv, f, s);
+    auto b = std::make_shared<Body>(*a);
+    b->ints["rollback"] = target ? 1 : 0;
+    b->ints["target"] = target.value_or(0);
+    b->ints["new_epoch"] = target ? epoch_ + 1 : epoch_;
+    nlohmann::ordered_json ev{
+        {"cluster", cluster_}, {"from", f}, {"sn", s}, {"ddv_entry", cur_.ddv[f]}, {"ddv", cur_.ddv}};
+    ev["rollback_to"] = target ? nlohmann::ordered_json(*target) : nlohmann::ordered_json(nullptr);
+    ctx.trace_event(0, "alert", ev);
+    if (target) {
+      ctx.trace_event(0, "cluster_rollback",
+                      {{"cluster", cluster_},
+                       {"to_sn", *target},
+                       {"cause", "alert"},
+                       {"from", f},
+                       {"sn", s},
+                       {"epoch", epoch_ + 1}});
+      ctx.stats().add_cluster("hc3i.rollbacks", cluster_);
+      ctx.stats().record("hc3i.rollbacks", {{"failure", latest_failure_},
+                                            {"date", ctx.now()},
+                                            {"cluster", cluster_},
+                                            {"to_sn", *target},
+                                            {"cause", "alert"},
+                                            {"from", f}});
+    }
+    broadcast(ctx, "ALERT_BCAST", b, self_);
+    on_alert_bcast(ctx, *b);
+    if (target) send_alerts(ctx, *target);
+  }
+}
+
+void Node::on_alert_bcast(NodeContext& ctx, const Body& b) {
+  const int f = static_cast<int>(b.get("cluster"));
+  const Sn s = b.get("sn");
+  learn_rollback(f, b.get("epoch"), s);
+  if (b.get("rollback") != 0 && b.get("new_epoch") > epoch_) {
+    replay_after_load_ = std::make_pair(f, s); // re-sent from the log that survives the rollback
+    rollback_to(ctx, b.get("target"), b.get("new_epoch"),
+                fmt::format("hc3i alert ({}, {}): cluster {} back to CLC {}", f, s, cluster_, b.get("target")));
+  } else {
+    replay(ctx, f, s);
+    process_inbox(ctx); // messages that waited for this alert
+  }
+}
+
+void Node::on_timer(NodeContext& ctx, int id) {
+  if (id == kRestartTimer) {
+    restarting_ = false;
+    ctx.restart_complete();
+    restored(ctx);
+    return;
+  }
+  if (id == 1) { // the unforced CLC timer
+    timer_due_ = true;
+    maybe_start_clc(ctx);
+  } else if (id == 2) {
+    start_gc(ctx);
+  }
+}
+
+} // namespace ckptsim::hc3i
