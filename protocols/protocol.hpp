@@ -83,9 +83,10 @@ class NodeContext {
    *  surviving remote copy (a transfer); Agent::on_loaded follows. When no copy survives, the
    *  run ends as unrecoverable. */
   virtual void load_checkpoint(std::uint64_t number) = 0;
-  /** @brief Re-creates the storage model's remote copies of checkpoint @p number that a failure
-   *  destroyed (a holder that restarted without them), from this node's memory: transfers, with
-   *  no callback. Nothing happens for copies that exist or holders that are down. */
+  /** @brief Brings checkpoint @p number back to full redundancy after a failure destroyed
+   *  copies: the storage model's remote copies a restarted holder lost, sent from this node's
+   *  memory, or, on a restarted node, its own copy fetched from a holder. Transfers, with no
+   *  callback; nothing happens for copies that exist or holders that are down. */
   virtual void replicate_checkpoint(std::uint64_t number) = 0;
   /** @brief Frees checkpoint @p number everywhere (garbage collection). */
   virtual void discard_checkpoint(std::uint64_t number) = 0;

@@ -113,12 +113,15 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env) 
   }
   const std::uint64_t id = next_wire_id_++;
   env->wire_id = id;
-  sg4::Mailbox* mb = mailbox(env->dst, incarnation_[env->dst]);
   const double bytes = env->bytes;
+  const NodeId dst = env->dst;
   Envelope* raw = env.get();
+  // On the wire before any SimGrid call: Mailbox::by_name and put_async yield to other actors,
+  // which must not find an empty wire and end the run while this message is being sent.
   auto& entry = wire_[id];
   if (env->kind == Envelope::Kind::Control) control_on_wire_++;
   entry.env = std::move(env);
+  sg4::Mailbox* mb = mailbox(dst, incarnation_[dst]);
   entry.comm = mb->put_async(raw, static_cast<uint64_t>(std::llround(bytes)));
   return {id, entry.comm};
 }
@@ -188,8 +191,8 @@ void Run::set_quiet(NodeId endpoint, bool quiet) {
 bool Run::try_terminate() {
   if (over_) return true;
   if ((events_ & 0xffff) == 0 && config_.options.progress) report_progress();
-  if (quiet_count_ != num_endpoints() || !wire_.empty() || open_recoveries_ > 0 || nodes_down_ > 0 ||
-      !deferred_.empty())
+  if (quiet_count_ != num_endpoints() || !wire_.empty() || replicas_in_flight_ > 0 || open_recoveries_ > 0 ||
+      nodes_down_ > 0 || !deferred_.empty())
     return false;
   over_ = true;
   end_ = sg4::Engine::get_clock();

@@ -78,7 +78,10 @@ class Run {
   /** @brief A node's agent started or stopped doing its part of a recovery. */
   void set_recovering(NodeId endpoint, bool recovering);
   /** @brief No protocol control message on the wire and no agent recovering. */
-  bool quiescent() const { return control_on_wire_ == 0 && recovering_count_ == 0; }
+  bool quiescent() const { return control_on_wire_ == 0 && recovering_count_ == 0 && replicas_in_flight_ == 0; }
+  /** @brief A transfer restoring a lost checkpoint copy started / ended: part of the recovery. */
+  void replica_started() { replicas_in_flight_++; }
+  void replica_finished() { replicas_in_flight_--; }
   /** @brief Ends the recoveries that only waited for quiescence (recovery_needs_quiescence). */
   void recheck_recoveries();
   /** @brief Ends the run if every endpoint is quiet and nothing is on the wire or recovering. */
@@ -159,6 +162,7 @@ class Run {
   std::vector<bool> recovering_;
   int recovering_count_ = 0;
   int control_on_wire_ = 0;
+  int replicas_in_flight_ = 0;
   int quiet_count_ = 0;
   int finished_count_ = 0;
   double all_finished_date_ = -1;

@@ -44,7 +44,12 @@ NodeRuntime::NodeRuntime(Run& run, NodeId id, bool restarted, FailureNotice noti
   }
 }
 
-NodeRuntime::~NodeRuntime() { run_.unregister_runtime(id_, this); }
+NodeRuntime::~NodeRuntime() {
+  // Killed by its host's failure: the copies it was restoring will not arrive.
+  for (const auto& io : io_)
+    if (io.replica) run_.replica_finished();
+  run_.unregister_runtime(id_, this);
+}
 
 const FederationLayout& NodeRuntime::layout() const { return run_.layout(); }
 double NodeRuntime::now() const { return sg4::Engine::get_clock(); }
@@ -115,6 +120,10 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
     // A peer died during a transfer: find which comm failed (test() is fine on this rare path).
     if (recv_->get_state() == sg4::Activity::State::FAILED) post_receive(); // a message lost with its sender
     for (std::size_t i = io_.size(); i-- > 0;) {
+      if (io_[i].comm->get_state() == sg4::Activity::State::FAILED) { // test() asserts on a failed comm
+        io_finished(i, false);
+        continue;
+      }
       try {
         if (io_[i].comm->test()) io_finished(i, true);
       } catch (const simgrid::NetworkFailureException&) {
@@ -150,7 +159,10 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
 }
 
 void NodeRuntime::cleanup() {
-  for (auto& io : io_) io.comm->cancel();
+  for (auto& io : io_) {
+    io.comm->cancel();
+    if (io.replica) run_.replica_finished();
+  }
   io_.clear();
   mailbox_->set_receiver(nullptr);
   if (recv_) recv_->cancel();
@@ -442,7 +454,19 @@ void NodeRuntime::discard_checkpoint(std::uint64_t number) { run_.store().drop(i
 
 void NodeRuntime::replicate_checkpoint(std::uint64_t number) {
   const auto* entry = run_.store().find(id_, number);
-  if (!entry || !entry->holders.count(id_)) return; // only from this node's own memory
+  if (!entry || entry->holders.empty()) return;
+  if (!entry->holders.count(id_)) { // a restarted node: its own copy comes back from a holder
+    for (const auto& io : io_)
+      if (!io.save && io.number == number) return;
+    const Holder from = *entry->holders.begin();
+    auto comm = sg4::Comm::sendto_async(run_.holder_host(from), run_.host_of(id_),
+                                        static_cast<std::uint64_t>(std::llround(entry->bytes)));
+    io_.push_back({comm, false, number, from, true});
+    run_.stats().add("storage.replicas");
+    run_.replica_started();
+    trace_event(1, "ckpt_replicate", {{"number", number}, {"bytes", entry->bytes}, {"from", run_.holder_name(from)}});
+    return; // its remote copies are complete: they are where it fetches from
+  }
   for (Holder h : run_.remote_holders(id_)) {
     if (entry->holders.count(h) || !run_.holder_up(h)) continue;
     bool pending = false;
@@ -452,6 +476,7 @@ void NodeRuntime::replicate_checkpoint(std::uint64_t number) {
                                         static_cast<std::uint64_t>(std::llround(entry->bytes)));
     io_.push_back({comm, true, number, h, true});
     run_.stats().add("storage.replicas");
+    run_.replica_started();
     trace_event(1, "ckpt_replicate", {{"number", number}, {"bytes", entry->bytes}, {"to", run_.holder_name(h)}});
   }
 }
@@ -459,6 +484,7 @@ void NodeRuntime::replicate_checkpoint(std::uint64_t number) {
 void NodeRuntime::io_finished(std::size_t index, bool ok) {
   PendingIo io = io_[index];
   io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(index));
+  if (io.replica) run_.replica_finished();
   const auto* entry = run_.store().find(id_, io.number);
   if (io.save) {
     if (ok && entry) {
@@ -475,9 +501,9 @@ void NodeRuntime::io_finished(std::size_t index, bool ok) {
     }
   } else if (ok) {
     run_.stats().add("storage.bytes_read", entry ? entry->bytes : 0.0);
-    run_.store().add_copy(id_, io.number, id_); // the loaded checkpoint is in this node's memory again
-    io_completed_.emplace_back(false, io.number);
-  } else {
+    if (entry) run_.store().add_copy(id_, io.number, id_); // in this node's memory again
+    if (!io.replica) io_completed_.emplace_back(false, io.number);
+  } else if (!io.replica) {
     load_checkpoint(io.number); // the source died during the transfer: try another copy
   }
 }
