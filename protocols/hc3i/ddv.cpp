@@ -21,16 +21,24 @@ std::optional<Sn> rollback_target(const ClcList& clcs, const Ddv& current, int f
   throw std::logic_error(fmt::format("hc3i: no stored CLC has DDV[{}] >= {} although the DDV says so", f, s));
 }
 
+Ddv restored_dependencies(const ClcList& clcs, Sn sn, std::size_t clusters) {
+  for (std::size_t i = 0; i < clcs.size(); i++) {
+    if (clcs[i].sn != sn) continue;
+    if (!clcs[i].base.empty()) return clcs[i].base;
+    return i > 0 ? clcs[i - 1].ddv : Ddv(clusters, 0);
+  }
+  return Ddv(clusters, 0); // the initial state
+}
+
 RecoveryLine recovery_line(std::vector<ClcList> lists, int failed) {
   const int n = static_cast<int>(lists.size());
   RecoveryLine line;
   line.rolled_to.assign(lists.size(), std::nullopt);
-  auto current = [&](int c) -> Ddv {
-    const auto& l = lists[static_cast<std::size_t>(c)];
-    return l.empty() ? Ddv(lists.size(), 0) : l.back().ddv;
-  };
+  std::vector<Ddv> current;
+  for (const auto& l : lists) current.push_back(l.empty() ? Ddv(lists.size(), 0) : l.back().ddv);
   auto roll = [&](int c, Sn to) {
     auto& l = lists[static_cast<std::size_t>(c)];
+    current[static_cast<std::size_t>(c)] = restored_dependencies(l, to, lists.size());
     std::erase_if(l, [to](const StoredClc& clc) { return clc.sn > to; });
     auto& r = line.rolled_to[static_cast<std::size_t>(c)];
     r = r ? std::min(*r, to) : to;
@@ -49,7 +57,8 @@ RecoveryLine recovery_line(std::vector<ClcList> lists, int failed) {
     alerts.pop_front();
     for (int c = 0; c < n; c++) {
       if (c == a.from) continue;
-      const auto target = rollback_target(lists[static_cast<std::size_t>(c)], current(c), a.from, a.s);
+      const auto target =
+          rollback_target(lists[static_cast<std::size_t>(c)], current[static_cast<std::size_t>(c)], a.from, a.s);
       line.steps.push_back({c, a.from, a.s, target});
       if (!target) continue;
       roll(c, *target);

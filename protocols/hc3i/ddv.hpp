@@ -21,18 +21,27 @@ using Ddv = std::vector<Sn>;
 /** @brief A committed cluster-level checkpoint: its number (the SN it creates) and its DDV. */
 struct StoredClc {
   Sn sn = 0;
-  Ddv ddv;
+  Ddv ddv; // stored with the CLC: includes the entry of the message that forced it
   bool forced = false;
+  /** @brief The dependencies of the state the CLC holds: a forced CLC is taken *before* the
+   *  delivery that forced it, so after restoring it the cluster depends on less than its DDV
+   *  says. Empty: the previous CLC's DDV (zeros for the first). */
+  Ddv base;
 };
 /** @brief The CLCs a cluster stores, oldest first (strictly increasing SN). */
 using ClcList = std::vector<StoredClc>;
 
+/** @brief The dependencies of a cluster that just restored CLC @p sn of @p clcs (0: the initial
+ *  state, no dependency). Rolling back again is needed only for what it delivers after that. */
+Ddv restored_dependencies(const ClcList& clcs, Sn sn, std::size_t clusters);
 /** @brief A message from cluster @p from carrying SN @p s forces a CLC before its delivery. */
 bool needs_forced_clc(const Ddv& ddv, int from, Sn s);
 
 /** @brief The CLC a cluster alerted with (f, s) rolls back to: its oldest CLC whose DDV[f] >= s,
  *  or nothing when its current DDV[f] < s (no delivery depends on f's undone interval). The
- *  current DDV is the last CLC's: a DDV only changes with a (forced) CLC. */
+ *  current DDV is the last CLC's (a DDV only changes with a forced CLC), or, right after a
+ *  rollback, the restored CLC's dependencies: a cluster that restored CLC t and delivered
+ *  nothing since does not roll back to t again, so that propagation ends. */
 std::optional<Sn> rollback_target(const ClcList& clcs, const Ddv& current, int f, Sn s);
 
 /** @brief The alert value of a cluster that restored CLC @p sn: the messages it sent from that
@@ -54,7 +63,8 @@ struct RecoveryLine {
 };
 
 /** @brief Simulates a failure of @p failed over the stored CLC lists (each cluster's current DDV
- *  being its last CLC's) and propagates alerts to a fixed point. Each cluster's CLCs newer than
+ *  being its last CLC's: the worst case, as if the delivery that forced it had happened) and
+ *  propagates alerts to a fixed point; SNs only decrease, so it terminates. Each cluster's CLCs newer than
  *  its rollback target are gone after the rollback, as in the protocol. */
 RecoveryLine recovery_line(std::vector<ClcList> lists, int failed);
 

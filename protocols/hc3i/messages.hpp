@@ -62,14 +62,14 @@ struct Body : Payload {
     }
     if (!clcs.empty()) {
       nlohmann::ordered_json l = nlohmann::ordered_json::array();
-      for (const auto& clc : clcs) l.push_back({{"sn", clc.sn}, {"ddv", clc.ddv}});
+      for (const auto& clc : clcs) l.push_back({{"sn", clc.sn}, {"ddv", clc.ddv}, {"base", clc.base}});
       j["clcs"] = l;
     }
     return j;
   }
   double bytes() const override {
     double b = kWord * static_cast<double>(ints.size() + ddv.size() + 2 * counts.size());
-    for (const auto& clc : clcs) b += kWord * static_cast<double>(1 + clc.ddv.size());
+    for (const auto& clc : clcs) b += kWord * static_cast<double>(1 + clc.ddv.size() + clc.base.size());
     for (const auto& r : rollbacks) b += 2 * kWord * static_cast<double>(r.size());
     return b;
   }

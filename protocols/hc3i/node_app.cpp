@@ -71,6 +71,14 @@ void Node::process_inbox(NodeContext& ctx) {
     // A rollback this node has not heard of yet: the sender's cluster's (its alert is on the way),
     // or this cluster's (the message is a re-send answering it).
     if (p.epoch > known_epoch(from) || p.view > epoch_) return;
+    if (p.view < epoch_) {
+      // Sent to an execution of this cluster that a rollback undid, before its sender heard of
+      // it: not acknowledged, so the sender re-sends it on our alert, in order with the
+      // messages before it whose delivery the rollback undid.
+      inbox_.pop_front();
+      ctx.stats().add("hc3i.superseded_dropped");
+      continue;
+    }
     if (orphan(from, p.epoch, p.sn)) {
       inbox_.pop_front();
       ctx.stats().add("hc3i.orphans_dropped");

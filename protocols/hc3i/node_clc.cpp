@@ -103,10 +103,11 @@ void Node::check_drained(NodeContext& ctx) {
     if ((it == cur_.received.end() ? 0 : it->second) < n) return;
   }
   part_.drained = true;
-  // The state a rollback to this CLC restores: its SN and DDV are the ones the commit sets.
+  // The state a rollback to this CLC restores: its SN, and the dependencies of what it has
+  // delivered (the DDV before the merge: the message that forced this CLC is not delivered yet).
   SavedState st = cur_;
   st.sn = part_.number;
-  st.ddv = part_.ddv;
+  st.ddv[static_cast<std::size_t>(cluster_)] = part_.number;
   st.log = log_;
   ctx.save_checkpoint(part_.number, ctx.snapshot(std::move(st)));
 }
@@ -131,12 +132,15 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
   const char* kind = r.initial ? "hc3i.clc_initial" : r.forced ? "hc3i.clc_forced" : "hc3i.clc_unforced";
   st.add_cluster(kind, cluster_);
   st.add_cluster("hc3i.clc_time", cluster_, ctx.now() - r.started);
+  Ddv base = cur_.ddv; // what the CLC's state depends on (see StoredClc::base)
+  base[static_cast<std::size_t>(cluster_)] = r.number;
   ctx.trace_event(0, "ckpt_commit",
                   {{"unit", layout_.cluster(cluster_).name},
                    {"cluster", cluster_},
                    {"number", r.number},
                    {"sn", r.number},
                    {"ddv", r.ddv},
+                   {"base", base},
                    {"forced", r.forced},
                    {"initial", r.initial}});
   auto c = std::make_shared<Body>();
@@ -152,9 +156,11 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
 
 void Node::on_commit(NodeContext& ctx, const Body& b) {
   if (!part_.active || b.get("number") != part_.number) return;
+  Ddv base = cur_.ddv;
+  base[static_cast<std::size_t>(cluster_)] = part_.number;
   cur_.sn = part_.number;
   cur_.ddv = part_.ddv;
-  clcs_.push_back(StoredClc{part_.number, part_.ddv, b.get("forced") != 0});
+  clcs_.push_back(StoredClc{part_.number, part_.ddv, b.get("forced") != 0, std::move(base)});
   part_ = Participation{};
   force_asked_.clear();
   record_storage(ctx);

@@ -139,8 +139,12 @@ void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) 
   ctx.restore(s, fmt::format("hc3i rollback of cluster {} to CLC {}", cluster_, number));
   const int before = static_cast<int>(log_.size());
   if (restarting_) {
-    log_ = st.log; // the log in volatile memory was lost with the node: the CLC's copy
-  } else {         // the messages sent after the CLC are undone: their log entries go
+    // The log in volatile memory was lost with the node: the CLC's copy, whose acknowledgements
+    // may be stale (a receiver that rolled back since re-acknowledged with a newer SN): they
+    // count as not acknowledged, so that an alert re-sends them (duplicates are dropped).
+    log_ = st.log;
+    for (auto& e : log_) e.ack.reset();
+  } else { // the messages sent after the CLC are undone: their log entries go
     std::erase_if(log_, [number](const LogEntry& e) { return e.sn >= number; });
   }
   count_log(ctx, static_cast<int>(log_.size()) - before);
