@@ -153,7 +153,7 @@ TEST_F(CliValidate, ValidCustomScenario) {
   std::string app = input("app.json", kApplication);
   Outcome o = ckptsim("validate " + q(topo) + " " + q(app));
   EXPECT_EQ(o.status, 0) << o.err;
-  EXPECT_EQ(o.out, "ok: topology " + topo + ", application " + app + ", timers <none>, protocol none\n");
+  EXPECT_EQ(o.out, "ok: topology " + topo + ", application " + app + ", timers <none>, protocol hc3i\n");
 }
 
 TEST_F(CliValidate, RunWithBrokenTopologyWritesNoOutput) {
@@ -184,7 +184,7 @@ TEST_F(CliValidate, RunWithBadOverrideOrLateErrorWritesNoOutput) {
 
   o = ckptsim(base + " --param nosuch=1"); // rejected once the protocol is known, still before simulating
   EXPECT_EQ(o.status, 2);
-  EXPECT_NE(o.err.find("ckptsim: command line: --param nosuch: protocol \"none\" has no parameter \"nosuch\""),
+  EXPECT_NE(o.err.find("ckptsim: command line: --param nosuch: protocol \"hc3i\" has no parameter \"nosuch\""),
             std::string::npos)
       << o.err;
 
@@ -202,7 +202,7 @@ TEST_F(CliValidate, ShippedWorkloadsValidate) {
   Outcome o = ckptsim(args);
   EXPECT_EQ(o.status, 0) << o.err;
   EXPECT_EQ(o.out,
-            "ok: topology " + files[2] + ", application " + files[0] + ", timers " + files[1] + ", protocol none\n");
+            "ok: topology " + files[2] + ", application " + files[0] + ", timers " + files[1] + ", protocol hc3i\n");
   EXPECT_EQ(o.err, "");
 }
 
