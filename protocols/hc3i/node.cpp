@@ -1,6 +1,9 @@
 /* HC3I node: identity, message dispatch, what holds the application back. */
 #include "protocols/hc3i/node.hpp"
 
+#include <stdexcept>
+#include <unordered_map>
+
 namespace ckptsim::hc3i {
 
 namespace {
@@ -51,38 +54,27 @@ void Node::update_app(NodeContext& ctx) {
 }
 
 void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
-  const Body& b = body(msg);
-  const std::string& t = msg.type;
-  if (t == "LOG_ACK")
-    on_log_ack(ctx, b);
-  else if (t == "CLC_REQ")
-    on_req(ctx, b);
-  else if (t == "CLC_READY")
-    on_ready(ctx, from, b);
-  else if (t == "CLC_SAVE")
-    on_save(ctx, b);
-  else if (t == "CLC_ACK")
-    on_ack(ctx, b);
-  else if (t == "CLC_COMMIT")
-    on_commit(ctx, b);
-  else if (t == "CLC_FORCE")
-    on_force(ctx, b);
-  else if (t == "ROLLBACK")
-    on_rollback_order(ctx, b);
-  else if (t == "RESTARTED")
-    on_restarted(ctx, from, b.get("failure"));
-  else if (t == "ALERT")
-    on_alert(ctx, b);
-  else if (t == "ALERT_BCAST")
-    on_alert_bcast(ctx, b);
-  else if (t == "GC_REQ")
-    on_gc_req(ctx, from, b);
-  else if (t == "GC_RESP")
-    on_gc_resp(ctx, from, b);
-  else if (t == "GC_COLLECT")
-    on_gc_collect(ctx, b);
-  else if (t == "GC_APPLY")
-    apply_gc(ctx, b);
+  using Handler = void (*)(Node&, NodeContext&, NodeId, const Body&);
+  static const std::unordered_map<std::string, Handler> handlers{
+      {"LOG_ACK", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_log_ack(c, b); }},
+      {"CLC_REQ", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_req(c, b); }},
+      {"CLC_READY", [](Node& n, NodeContext& c, NodeId f, const Body& b) { n.on_ready(c, f, b); }},
+      {"CLC_SAVE", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_save(c, b); }},
+      {"CLC_ACK", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_ack(c, b); }},
+      {"CLC_COMMIT", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_commit(c, b); }},
+      {"CLC_FORCE", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_force(c, b); }},
+      {"ROLLBACK", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_rollback_order(c, b); }},
+      {"RESTARTED", [](Node& n, NodeContext& c, NodeId f, const Body& b) { n.on_restarted(c, f, b.get("failure")); }},
+      {"ALERT", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_alert(c, b); }},
+      {"ALERT_BCAST", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_alert_bcast(c, b); }},
+      {"GC_REQ", [](Node& n, NodeContext& c, NodeId f, const Body& b) { n.on_gc_req(c, f, b); }},
+      {"GC_RESP", [](Node& n, NodeContext& c, NodeId f, const Body& b) { n.on_gc_resp(c, f, b); }},
+      {"GC_COLLECT", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_gc_collect(c, b); }},
+      {"GC_APPLY", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.apply_gc(c, b); }},
+  };
+  auto it = handlers.find(msg.type);
+  if (it == handlers.end()) throw std::logic_error("hc3i: unknown control message " + msg.type);
+  it->second(*this, ctx, from, body(msg));
 }
 
 bool Node::recovering() const {

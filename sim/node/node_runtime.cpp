@@ -458,27 +458,26 @@ void NodeRuntime::replicate_checkpoint(std::uint64_t number) {
   if (!entry->holders.count(id_)) { // a restarted node: its own copy comes back from a holder
     for (const auto& io : io_)
       if (!io.save && io.number == number) return;
-    const Holder from = *entry->holders.begin();
-    auto comm = sg4::Comm::sendto_async(run_.holder_host(from), run_.host_of(id_),
-                                        static_cast<std::uint64_t>(std::llround(entry->bytes)));
-    io_.push_back({comm, false, number, from, true});
-    run_.stats().add("storage.replicas");
-    run_.replica_started();
-    trace_event(1, "ckpt_replicate", {{"number", number}, {"bytes", entry->bytes}, {"from", run_.holder_name(from)}});
+    start_replica(number, *entry->holders.begin(), false, entry->bytes);
     return; // its remote copies are complete: they are where it fetches from
   }
   for (Holder h : run_.remote_holders(id_)) {
     if (entry->holders.count(h) || !run_.holder_up(h)) continue;
     bool pending = false;
     for (const auto& io : io_) pending |= io.save && io.number == number && io.holder == h;
-    if (pending) continue;
-    auto comm = sg4::Comm::sendto_async(run_.host_of(id_), run_.holder_host(h),
-                                        static_cast<std::uint64_t>(std::llround(entry->bytes)));
-    io_.push_back({comm, true, number, h, true});
-    run_.stats().add("storage.replicas");
-    run_.replica_started();
-    trace_event(1, "ckpt_replicate", {{"number", number}, {"bytes", entry->bytes}, {"to", run_.holder_name(h)}});
+    if (!pending) start_replica(number, h, true, entry->bytes);
   }
+}
+
+void NodeRuntime::start_replica(std::uint64_t number, int peer, bool outgoing, double bytes) {
+  sg4::Host* from = outgoing ? run_.host_of(id_) : run_.holder_host(peer);
+  sg4::Host* to = outgoing ? run_.holder_host(peer) : run_.host_of(id_);
+  auto comm = sg4::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(bytes)));
+  io_.push_back({comm, outgoing, number, peer, true});
+  run_.stats().add("storage.replicas");
+  run_.replica_started();
+  trace_event(1, "ckpt_replicate",
+              {{"number", number}, {"bytes", bytes}, {outgoing ? "to" : "from", run_.holder_name(peer)}});
 }
 
 void NodeRuntime::io_finished(std::size_t index, bool ok) {

@@ -49,6 +49,8 @@ class NodeRuntime : public NodeContext {
   void load_checkpoint(std::uint64_t number) override;
   void discard_checkpoint(std::uint64_t number) override;
   void replicate_checkpoint(std::uint64_t number) override;
+  /** @brief A transfer re-creating a lost copy: to @p peer (outgoing) or from it. */
+  void start_replica(std::uint64_t number, int peer, bool outgoing, double bytes);
   double checkpoint_bytes() const override;
   double restart_overhead() const override;
   void restart_complete() override;
