@@ -149,6 +149,7 @@ struct ProtocolSetup {
   const FederationLayout* layout = nullptr;
   const Topology* topology = nullptr;
   std::map<std::string, std::string> params; // --param key=value
+  std::string topology_file;                 // to name it in an InputError
 };
 
 class ProtocolModule {

@@ -68,21 +68,27 @@ bool parse_bool(const std::map<std::string, std::string>& params, const std::str
   if (it == params.end()) return false;
   if (it->second == "true" || it->second == "1" || it->second == "yes") return true;
   if (it->second == "false" || it->second == "0" || it->second == "no") return false;
-  throw InputError("--param", key, fmt::format("expected true or false, got \"{}\"", it->second));
+  throw InputError("command line", "--param " + key, fmt::format("expected true or false, got \"{}\"", it->second));
+}
+
+std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
+  for (int c = 0; c < setup.layout->num_clusters(); c++)
+    if (setup.layout->cluster(c).size < 2)
+      throw InputError(setup.topology_file, fmt::format("/clusters/{}/nodes", c),
+                       "hc3i needs at least 2 nodes per cluster (a survivor leads the cluster's recovery)");
+  // The report's protocol tolerates one fault at a time (its section 2): with overlapping
+  // failures allowed, a second rollback would run on top of an unfinished one.
+  if (setup.topology->failures.overlap == OverlapPolicy::Allow)
+    throw InputError(setup.topology_file, "/failures/overlap",
+                     "hc3i tolerates one failure at a time: \"allow\" is not supported (use \"defer\" or "
+                     "\"protocol\", which defers)");
+  return std::make_unique<Module>(*setup.layout, Options{parse_bool(setup.params, "transitive")});
 }
 
 const ProtocolRegistration registration{
     {"hc3i",
      "hierarchical: coordinated CLCs per cluster, forced CLCs on SN/DDV, optimistic logging, rollback alerts, GC",
-     [](const ProtocolSetup& setup) {
-       for (const auto& [k, v] : setup.params)
-         if (k != "transitive") throw InputError("--param", k, "unknown parameter of hc3i (known: transitive)");
-       for (int c = 0; c < setup.layout->num_clusters(); c++)
-         if (setup.layout->cluster(c).size < 2)
-           throw InputError("topology", fmt::format("/clusters/{}/nodes", c),
-                            "hc3i needs at least 2 nodes per cluster (a survivor leads the cluster's recovery)");
-       return std::make_unique<Module>(*setup.layout, Options{parse_bool(setup.params, "transitive")});
-     },
+     make_module,
      {{"transitive", "piggyback the whole DDV instead of the SN (report section 7); default false"}}}};
 
 } // namespace

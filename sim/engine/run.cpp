@@ -72,7 +72,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                                    names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
     }
   }
-  ProtocolSetup setup{&platform_.layout, &topology_, config_.options.params};
+  ProtocolSetup setup{&platform_.layout, &topology_, config_.options.params, config_.topology_file};
   protocol_ = info.factory(setup);
   services_ = protocol_->services();
 

@@ -47,3 +47,27 @@ TEST(Hc3iMessages, ClcAndGcMessageCountsAreExact) {
   EXPECT_EQ(ctrl("ALERT") + ctrl("ALERT_BCAST") + ctrl("ROLLBACK"), 0);
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
 }
+
+TEST(Hc3iInput, RejectsWhatItCannotSimulateWithTheFieldNamed) {
+  auto run = [](json topo, std::map<std::string, std::string> params = {}) {
+    RunConfig c = make_config(std::move(topo), small_application(2, 1.0, 10.0, 0.1, 0.1));
+    c.topology_file = "fed.json";
+    c.options.protocol = "hc3i";
+    c.options.params = std::move(params);
+    return run_in_child(c);
+  };
+  json overlap = small_topology(2, 2, 100.0);
+  overlap["failures"] = {{"overlap", "allow"}};
+  auto r = run(overlap);
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_NE(r.error.find("fed.json: /failures/overlap: hc3i tolerates one failure at a time"), std::string::npos)
+      << r.error;
+  r = run(small_topology(2, 1, INFINITY));
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_NE(r.error.find("fed.json: /clusters/0/nodes: hc3i needs at least 2 nodes per cluster"), std::string::npos)
+      << r.error;
+  r = run(small_topology(2, 2, INFINITY), {{"transitive", "maybe"}});
+  EXPECT_EQ(r.exit_status, 2);
+  EXPECT_NE(r.error.find("--param transitive: expected true or false"), std::string::npos) << r.error;
+  EXPECT_EQ(run(small_topology(2, 2, INFINITY), {{"transitive", "true"}}).exit_status, 0);
+}
