@@ -43,7 +43,7 @@ namespace sg4 = simgrid::s4u;
 
 class CommProxies {
  public:
-  static constexpr std::size_t kProxyComms = 512;   // comms started through a proxy before it retires
+  static constexpr std::size_t kProxyComms = 128;   // comms started through a proxy before it retires
   static constexpr std::size_t kProxyDemand = 16;   // sends under way that earn a node a proxy
   static constexpr int kStaticProxies = 4096;       // up to this many endpoints, every one has a proxy from the start
 
