@@ -145,8 +145,13 @@ void Run::purge_wire(NodeId dead) {
   std::erase_if(wire_, [&](auto& item) {
     const Envelope& e = *item.second.env;
     if (e.dst == dead) return true; // the receiver dies: whatever it had not processed is gone with it
-    if (e.src == dead) return !(item.second.comm && item.second.comm->get_state() == sg4::Activity::State::FINISHED);
-    return false;
+    if (e.src != dead) return false;
+    // The sender dies: what is still in transfer is lost (SimGrid cancels it with the sender), what
+    // reached the receiver's mailbox stays there and will be received. The sender may not have
+    // waited for a finished send yet (it waits for its oldest ones only), so its s4u state is not
+    // enough: the kernel dates the end of every transfer that completes.
+    const auto& comm = item.second.comm;
+    return !(comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0));
   });
 }
 
