@@ -103,16 +103,19 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
   // Outgoing sends are waited on too: in SimGrid 3.32 a comm completed through test() stays in
   // its actor's activity list for good, which made every later completion walk an ever longer
   // list (time quadratic in the messages sent, memory never freed).
-  std::vector<sg4::CommPtr> comms{recv_};
-  for (const auto& io : io_) comms.push_back(io.comm);
+  // waited_ keeps its capacity from one wake-up to the next: no allocation per wake-up.
+  waited_.push_back(recv_);
+  for (const auto& io : io_) waited_.push_back(io.comm);
   // Only the oldest few: waiting on a comm costs SimGrid a walk of the waited set, and a
   // broadcast leaves N sends behind; finished ones come back at once, a few per wake-up.
   const std::size_t waited_sends = std::min<std::size_t>(sends_.size(), kWaitedSends);
-  for (std::size_t i = 0; i < waited_sends; i++) comms.push_back(sends_[i].comm);
+  for (std::size_t i = 0; i < waited_sends; i++) waited_.push_back(sends_[i].comm);
   ssize_t idx = -1;
   try {
-    idx = sg4::Comm::wait_any_for(comms, timeout);
+    idx = sg4::Comm::wait_any_for(waited_, timeout);
+    waited_.clear();
   } catch (const simgrid::NetworkFailureException&) {
+    waited_.clear();
     // A peer died during a transfer: find which comm failed (test() is fine on this rare path).
     if (recv_->get_state() == sg4::Activity::State::FAILED) post_receive(); // a message lost with its sender
     for (std::size_t i = io_.size(); i-- > 0;) {

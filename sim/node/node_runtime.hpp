@@ -121,6 +121,7 @@ class NodeRuntime : public NodeContext {
   std::vector<std::pair<bool, std::uint64_t>> io_completed_; // (save?, number) to report to the agent
   sg4::Mailbox* mailbox_ = nullptr;
   sg4::CommPtr recv_;
+  std::vector<sg4::CommPtr> waited_; // the comms of the current wait (empty between waits)
   CommProxies::ProxyPtr recv_via_;
   Envelope* recv_buf_ = nullptr;
   bool stop_ = false;
