@@ -8,8 +8,8 @@
 
 #include "protocols/protocol.hpp"
 #include "sim/engine/run_config.hpp"
-#include "sim/net/comm_proxies.hpp"
 #include "sim/failures/failure_process.hpp"
+#include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/storage/checkpoint_store.hpp"
