@@ -92,6 +92,11 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   recovering_.assign(endpoints, false);
   finished_.assign(num_nodes(), false);
   death_work_.assign(num_nodes(), 0.0);
+  try {
+    proxy_mode_ = CommProxies::mode_from_environment();
+  } catch (const std::invalid_argument& e) {
+    throw InputError("environment", "CKPTSIM_COMM_PROXIES", e.what());
+  }
 }
 
 sg4::Host* Run::host_of(NodeId endpoint) const {
@@ -106,7 +111,7 @@ sg4::Mailbox* Run::mailbox(NodeId endpoint, Incarnation inc) const {
   return sg4::Mailbox::by_name(fmt::format("n{}@{}", endpoint, inc));
 }
 
-std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env) {
+std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) {
   if (!up_[env->dst]) { // sent to a crashed node: lost, as in a real crash
     stats_.add("net.lost_to_down");
     return {0, nullptr};
@@ -122,7 +127,7 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env) 
   if (env->kind == Envelope::Kind::Control) control_on_wire_++;
   entry.env = std::move(env);
   sg4::Mailbox* mb = mailbox(dst, incarnation_[dst]);
-  entry.comm = mb->put_async(raw, static_cast<uint64_t>(std::llround(bytes)));
+  entry.comm = proxies_.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
   return {id, entry.comm};
 }
 
@@ -149,7 +154,14 @@ void Run::purge_wire(NodeId dead) {
   std::erase_if(wire_, [&](auto& item) {
     const Envelope& e = *item.second.env;
     bool gone = e.dst == dead; // the receiver dies: whatever it had not processed is gone with it
-    if (e.src == dead) gone = !(item.second.comm && item.second.comm->get_state() == sg4::Activity::State::FINISHED);
+    if (e.src == dead) {
+      // The sender dies: what is still in transfer is lost (SimGrid cancels it with the sender),
+      // what reached the receiver's mailbox stays there and will be received. The sender may not
+      // have waited for a finished send yet (it waits for its oldest ones only), so its s4u state
+      // is not enough: the kernel dates the end of every transfer that completes.
+      const auto& comm = item.second.comm;
+      gone = !(comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0));
+    }
     if (gone && e.kind == Envelope::Kind::Control) control_on_wire_--;
     return gone;
   });
@@ -303,6 +315,7 @@ void Run::strike(NodeId victim) {
   }
   if (protocol_->nodes_report_recovery()) recoveries_[id].to_report.insert(victim);
   platform_.hosts[victim]->turn_off();
+  proxies_.host_failed(victim);
 
   const auto& f = topology_.failures;
   sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = f.detection_delay] {
@@ -443,6 +456,7 @@ void Run::check_consistency(bool final, const std::string& context) {
 
 void Run::create_actors() {
   for (NodeId e = 0; e < num_endpoints(); e++) start_node(e, false, {});
+  proxies_.start(num_endpoints(), proxy_mode_); // after the nodes: a host's actors die in creation order
   sg4::Actor::create("failure-injector", platform_.controller, [this] {
     while (auto a = failures_->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);

@@ -9,6 +9,7 @@
 #include "protocols/protocol.hpp"
 #include "sim/engine/run_config.hpp"
 #include "sim/failures/failure_process.hpp"
+#include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/storage/checkpoint_store.hpp"
@@ -61,8 +62,9 @@ class Run {
   bool is_up(NodeId endpoint) const { return up_[endpoint]; }
 
   /** @brief Puts an envelope on the wire to the current incarnation of its destination. Returns
-   *  the comm, or null when the destination is down (the message is lost, as in a real crash). */
-  std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env);
+   *  the comm, or null when the destination is down (the message is lost, as in a real crash);
+   *  @p via receives the proxy the comm was started through (see CommProxies). */
+  std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via);
   /** @brief The receiver takes ownership of an envelope it got from the wire. */
   std::unique_ptr<Envelope> take(Envelope* env);
   /** @brief The sender saw its comm fail. */
@@ -106,6 +108,7 @@ class Run {
   void recovery_done(FailureId id);
   FailureId latest_detected_failure() const { return latest_detected_; }
   std::uint64_t next_event_count() { return ++events_; }
+  CommProxies& proxies() { return proxies_; }
 
  private:
   struct WireEntry {
@@ -158,6 +161,8 @@ class Run {
   std::vector<Incarnation> incarnation_;
   std::vector<bool> up_;
   std::vector<NodeRuntime*> runtimes_;
+  CommProxies::Mode proxy_mode_ = CommProxies::Mode::Auto;
+  CommProxies proxies_{[this](NodeId e) { return host_of(e); }, [this](NodeId e) { return bool(up_[e]); }};
   std::vector<bool> quiet_;
   std::vector<bool> recovering_;
   int recovering_count_ = 0;

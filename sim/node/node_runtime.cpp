@@ -85,8 +85,9 @@ void NodeRuntime::operator()() {
 }
 
 void NodeRuntime::post_receive() {
+  run_.proxies().consumed(recv_via_); // the previous receive, if any, is over
   recv_buf_ = nullptr;
-  recv_ = mailbox_->get_async<Envelope>(&recv_buf_);
+  recv_ = run_.proxies().get_async(id_, mailbox_, reinterpret_cast<void**>(&recv_buf_), recv_via_);
 }
 
 void NodeRuntime::loop() {
@@ -107,16 +108,19 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
   // Outgoing sends are waited on too: in SimGrid 3.32 a comm completed through test() stays in
   // its actor's activity list for good, which made every later completion walk an ever longer
   // list (time quadratic in the messages sent, memory never freed).
-  std::vector<sg4::CommPtr> comms{recv_};
-  for (const auto& io : io_) comms.push_back(io.comm);
+  // waited_ keeps its capacity from one wake-up to the next: no allocation per wake-up.
+  waited_.push_back(recv_);
+  for (const auto& io : io_) waited_.push_back(io.comm);
   // Only the oldest few: waiting on a comm costs SimGrid a walk of the waited set, and a
   // broadcast leaves N sends behind; finished ones come back at once, a few per wake-up.
   const std::size_t waited_sends = std::min<std::size_t>(sends_.size(), kWaitedSends);
-  for (std::size_t i = 0; i < waited_sends; i++) comms.push_back(sends_[i].second);
+  for (std::size_t i = 0; i < waited_sends; i++) waited_.push_back(sends_[i].comm);
   ssize_t idx = -1;
   try {
-    idx = sg4::Comm::wait_any_for(comms, timeout);
+    idx = sg4::Comm::wait_any_for(waited_, timeout);
+    waited_.clear();
   } catch (const simgrid::NetworkFailureException&) {
+    waited_.clear();
     // A peer died during a transfer: find which comm failed (test() is fine on this rare path).
     if (recv_->get_state() == sg4::Activity::State::FAILED) post_receive(); // a message lost with its sender
     for (std::size_t i = io_.size(); i-- > 0;) {
@@ -131,8 +135,9 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
       }
     }
     std::erase_if(sends_, [this](auto& s) {
-      if (s.second->get_state() != sg4::Activity::State::FAILED) return false;
-      run_.drop(s.first); // the receiver died during the transfer: the message is lost
+      if (s.comm->get_state() != sg4::Activity::State::FAILED) return false;
+      run_.drop(s.wire); // the receiver died during the transfer: the message is lost
+      run_.proxies().consumed(s.via);
       return true;
     });
     return;
@@ -152,7 +157,9 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
   } else if (idx > 0 && idx < first_send) {
     io_finished(static_cast<std::size_t>(idx - 1), true);
   } else if (idx >= first_send) {
-    sends_.erase(sends_.begin() + (idx - first_send)); // delivered to the receiver's mailbox
+    auto sent = sends_.begin() + (idx - first_send); // delivered to the receiver's mailbox
+    run_.proxies().consumed(sent->via);
+    sends_.erase(sent);
   } else {
     fire_due();
   }
@@ -166,8 +173,12 @@ void NodeRuntime::cleanup() {
   io_.clear();
   mailbox_->set_receiver(nullptr);
   if (recv_) recv_->cancel();
-  for (auto& [wire, comm] : sends_)
-    if (!comm->test()) comm->cancel();
+  run_.proxies().consumed(recv_via_);
+  recv_via_ = nullptr;
+  for (auto& s : sends_) {
+    if (!s.comm->test()) s.comm->cancel();
+    run_.proxies().consumed(s.via);
+  }
   sends_.clear();
 }
 
@@ -360,8 +371,11 @@ void NodeRuntime::post(std::unique_ptr<Envelope> env) {
   env->src_inc = inc_;
   env->dst_inc = run_.incarnation(env->dst);
   env->chan_seq = chan_out_.next(env->dst, env->dst_inc);
-  auto sent = run_.post(std::move(env));
-  if (sent.second) sends_.push_back(std::move(sent));
+  CommProxies::ProxyPtr via;
+  auto [wire, comm] = run_.post(std::move(env), via);
+  if (!comm) return;
+  sends_.push_back({wire, std::move(comm), std::move(via)});
+  run_.proxies().pending_sends(id_, sends_.size());
 }
 
 double NodeRuntime::timer_period(const std::string& name) const {

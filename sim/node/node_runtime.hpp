@@ -6,6 +6,7 @@
 
 #include "protocols/protocol.hpp"
 #include "sim/net/channels.hpp"
+#include "sim/net/comm_proxies.hpp"
 
 #include <simgrid/s4u.hpp>
 
@@ -112,13 +113,20 @@ class NodeRuntime : public NodeContext {
   std::map<int, double> timers_;
   ChannelSender chan_out_;
   ChannelReceiver chan_in_;
-  std::vector<std::pair<std::uint64_t, sg4::CommPtr>> sends_; // wire id, comm
+  struct PendingSend {
+    std::uint64_t wire;
+    sg4::CommPtr comm;
+    CommProxies::ProxyPtr via;
+  };
+  std::vector<PendingSend> sends_; // oldest first
   std::uint64_t restores_ = 0;
   std::vector<PendingIo> io_;                                // checkpoint transfers under way
   std::map<std::uint64_t, int> saves_left_;                  // checkpoint number -> copies still being made
   std::vector<std::pair<bool, std::uint64_t>> io_completed_; // (save?, number) to report to the agent
   sg4::Mailbox* mailbox_ = nullptr;
   sg4::CommPtr recv_;
+  std::vector<sg4::CommPtr> waited_; // the comms of the current wait (empty between waits)
+  CommProxies::ProxyPtr recv_via_;
   Envelope* recv_buf_ = nullptr;
   bool stop_ = false;
 };
