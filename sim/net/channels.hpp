@@ -1,5 +1,6 @@
-/* FIFO channels over a network that does not keep order: SimGrid flows finish by size and path,
- * so a small message sent after a large one on the same channel can arrive first. Senders number
+/* FIFO channels, whatever the transport does: SimGrid flows finish by size and path, and only
+ * SimGrid 3.32's eager mailbox happens to hand messages over in sending order (docs/MODEL.md), so
+ * the order is not left to it; a dead incarnation's stream must also be told apart. Senders number
  * their messages per channel (sender incarnation -> receiver incarnation); the receiver delivers
  * them in number order, buffers the early ones, drops duplicates and what a dead incarnation sent
  * once a newer one speaks. Pure logic, unit-tested without SimGrid. */
