@@ -177,6 +177,7 @@ class Node : public Agent {
   Sn rollback_sn_ = 0;                                  // recovery leader: where the cluster went back
   bool alerts_due_ = false;                             // recovery leader: alert the others once the victim is back
   FailureId failure_ = 0;                               // the failure of this cluster being recovered
+  FailureId ordered_failure_ = 0;                       // the newest failure whose rollback order this node applied
   std::optional<std::pair<int, Sn>> replay_after_load_; // an alert's re-sends, once restored
   std::deque<std::shared_ptr<Body>> alerts_;            // leader: alerts waiting for the CLC under way
   std::optional<std::pair<NodeId, FailureId>> restarted_pending_; // RESTARTED before our notice

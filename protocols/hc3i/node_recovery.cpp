@@ -32,6 +32,7 @@ void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
   if (gc_active_) gc_abort_ = true;
   if (layout_.cluster_of(notice.victim) != cluster_) return; // the failed cluster's alert will tell
   failure_ = notice.id;
+  if (ordered_failure_ >= notice.id) return; // the recovery leader's order came first: applied
   abort_clc(ctx);
   waiting_order_ = true;
   inbox_.clear(); // their senders re-send them on our alert (not acknowledged)
@@ -104,6 +105,8 @@ void Node::on_rollback_order(NodeContext& ctx, const Body& b) {
     return; // applied already
   }
   waiting_order_ = false;
+  ordered_failure_ = b.get("failure");
+  failure_ = std::max(failure_, ordered_failure_); // held until the failed node is back
   rollback_to(ctx, b.get("sn"), b.get("epoch"),
               fmt::format("cluster rollback to CLC {} (failure {})", b.get("sn"), b.get("failure")));
 }
