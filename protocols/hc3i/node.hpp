@@ -99,6 +99,7 @@ class Node : public Agent {
   void learn_rollback(int cluster, std::uint64_t epoch, Sn s);
   std::uint64_t known_epoch(int cluster) const;
   void send_alerts(NodeContext& ctx, Sn restored_sn);
+  void resend_restored_log(NodeContext& ctx);
   void update_app(NodeContext& ctx);
 
   // ---- node_gc.cpp: centralized garbage collection ----

@@ -181,6 +181,7 @@ void Node::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
   // The restarted node lost the buddy copies it held: give them back, so that the cluster
   // tolerates its next failure too.
   for (const auto& clc : clcs_) ctx.replicate_checkpoint(clc.sn);
+  if (notice.victim == self_) resend_restored_log(ctx);
   if (alerts_due_) {
     alerts_due_ = false;
     send_alerts(ctx, rollback_sn_);
@@ -194,6 +195,24 @@ void Node::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
   process_inbox(ctx);
   process_alerts(ctx);
   maybe_start_clc(ctx);
+}
+
+void Node::resend_restored_log(NodeContext& ctx) {
+  // What the failed node sent before its CLC may never have been delivered: its re-sends or the
+  // transfers it had under way died with it, and its log lost the acknowledgements. It sends
+  // its logged messages again (receivers drop what they have), before computing again so that
+  // they come first on each channel, and under the cluster's new epoch, so that a receiver
+  // handles them after our alert (which may roll it back and change what it has delivered).
+  for (auto& e : log_) {
+    auto pb = std::make_shared<Piggyback>();
+    pb->inter = true;
+    pb->sn = e.sn;
+    pb->epoch = epoch_;
+    pb->view = known_epoch(e.dst_cluster);
+    pb->ddv = e.ddv;
+    ctx.resend_app(e.msg, pb);
+    ctx.stats().add_cluster("hc3i.replays", cluster_);
+  }
 }
 
 void Node::send_alerts(NodeContext& ctx, Sn restored_sn) {
