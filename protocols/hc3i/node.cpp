@@ -6,10 +6,6 @@
 
 namespace ckptsim::hc3i {
 
-namespace {
-constexpr int kGcTimer = 2;
-} // namespace
-
 Node::Node(const FederationLayout& layout, NodeId self, Options options)
     : layout_(layout)
     , self_(self)

@@ -23,6 +23,11 @@
 
 namespace ckptsim::hc3i {
 
+// The node's timers (NodeContext::set_timer ids).
+constexpr int kClcTimer = 1;     // unforced CLCs (leader)
+constexpr int kGcTimer = 2;      // garbage collection (leader of cluster 0)
+constexpr int kRestartTimer = 3; // restart overhead of a restarted node
+
 struct Options {
   bool transitive = false; // piggyback the whole DDV (report section 7)
 };
@@ -86,6 +91,8 @@ class Node : public Agent {
   bool orphan(int from_cluster, std::uint64_t epoch, Sn s) const;
   void on_log_ack(NodeContext& ctx, const Body& b);
   void replay(NodeContext& ctx, int to_cluster, Sn s);
+  /** @brief Re-sends a logged message, under the sender cluster's epoch @p epoch. */
+  void resend(NodeContext& ctx, const LogEntry& e, std::uint64_t epoch);
   void count_log(NodeContext& ctx, int delta);
 
   // ---- node_recovery.cpp: failures, rollbacks, alerts ----

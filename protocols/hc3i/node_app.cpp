@@ -136,18 +136,22 @@ void Node::replay(NodeContext& ctx, int to_cluster, Sn s) {
   int found = 0;
   for (auto& e : log_) {
     if (e.dst_cluster != to_cluster || (e.ack && *e.ack < s)) continue;
-    auto pb = std::make_shared<Piggyback>();
-    pb->inter = true;
-    pb->sn = e.sn;
-    pb->epoch = e.epoch;
-    pb->view = known_epoch(to_cluster);
-    pb->ddv = e.ddv;
     e.ack.reset(); // the receiver acknowledges the new delivery
-    ctx.resend_app(e.msg, pb);
-    ctx.stats().add_cluster("hc3i.replays", cluster_);
+    resend(ctx, e, e.epoch);
     found++;
   }
   ctx.trace_event(2, "log_search", {{"to_cluster", to_cluster}, {"sn", s}, {"resent", found}, {"logged", log_.size()}});
+}
+
+void Node::resend(NodeContext& ctx, const LogEntry& e, std::uint64_t epoch) {
+  auto pb = std::make_shared<Piggyback>();
+  pb->inter = true;
+  pb->sn = e.sn;
+  pb->epoch = epoch;
+  pb->view = known_epoch(e.dst_cluster);
+  pb->ddv = e.ddv;
+  ctx.resend_app(e.msg, pb);
+  ctx.stats().add_cluster("hc3i.replays", cluster_);
 }
 
 void Node::count_log(NodeContext& ctx, int delta) {

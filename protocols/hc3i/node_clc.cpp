@@ -14,10 +14,6 @@
 
 namespace ckptsim::hc3i {
 
-namespace {
-constexpr int kClcTimer = 1;
-} // namespace
-
 void Node::maybe_start_clc(NodeContext& ctx) {
   if (!is_leader() || round_.active || loading_ || waiting_order_ || restarting_ || failure_ != 0 || !alerts_.empty())
     return;

@@ -11,10 +11,6 @@
 
 namespace ckptsim::hc3i {
 
-namespace {
-constexpr int kGcTimer = 2;
-} // namespace
-
 void Node::start_gc(NodeContext& ctx) {
   const double p = ctx.timer_period("gc_period");
   if (std::isfinite(p)) ctx.set_timer(kGcTimer, ctx.now() + p);

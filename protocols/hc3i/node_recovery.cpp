@@ -11,10 +11,6 @@
 
 namespace ckptsim::hc3i {
 
-namespace {
-constexpr int kRestartTimer = 3;
-} // namespace
-
 std::uint64_t Node::known_epoch(int cluster) const {
   if (cluster == cluster_) return epoch_;
   const auto& r = rollbacks_[static_cast<std::size_t>(cluster)];
@@ -203,16 +199,7 @@ void Node::resend_restored_log(NodeContext& ctx) {
   // its logged messages again (receivers drop what they have), before computing again so that
   // they come first on each channel, and under the cluster's new epoch, so that a receiver
   // handles them after our alert (which may roll it back and change what it has delivered).
-  for (auto& e : log_) {
-    auto pb = std::make_shared<Piggyback>();
-    pb->inter = true;
-    pb->sn = e.sn;
-    pb->epoch = epoch_;
-    pb->view = known_epoch(e.dst_cluster);
-    pb->ddv = e.ddv;
-    ctx.resend_app(e.msg, pb);
-    ctx.stats().add_cluster("hc3i.replays", cluster_);
-  }
+  for (const auto& e : log_) resend(ctx, e, epoch_);
 }
 
 void Node::send_alerts(NodeContext& ctx, Sn restored_sn) {
@@ -292,10 +279,10 @@ void Node::on_timer(NodeContext& ctx, int id) {
     restored(ctx);
     return;
   }
-  if (id == 1) { // the unforced CLC timer
+  if (id == kClcTimer) {
     timer_due_ = true;
     maybe_start_clc(ctx);
-  } else if (id == 2) {
+  } else if (id == kGcTimer) {
     start_gc(ctx);
   }
 }
