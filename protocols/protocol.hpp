@@ -53,8 +53,25 @@ class NodeContext {
   virtual void send_app(const AppMessage& msg, PayloadPtr piggyback) = 0;
   virtual void resend_app(const AppMessage& msg, PayloadPtr piggyback) = 0;
   virtual void deliver(const AppMessage& msg, const PayloadPtr& piggyback = nullptr) = 0;
+  /** @brief A re-executed receive (CCK's partial restart): the message was delivered to this
+   *  process before and that delivery is kept; the application gets it again, the oracle checks it
+   *  is the same message and records no second delivery. */
+  virtual void redeliver(const AppMessage& msg) = 0;
+  /** @brief A re-executed send whose message the receiver still holds (CCK's restarted process
+   *  does not send again what a non-failed process received, thesis 4.3.3): recorded by the
+   *  oracle as sent, nothing goes on the wire. */
+  virtual void record_send(const AppMessage& msg) = 0;
+  /** @brief This restored process will re-execute its send of message @p seq to @p dst (undone by
+   *  the rollback, still delivered at its receiver): until then the oracle counts it as sent;
+   *  record_send or send_app keeps the promise, and the final check requires it kept. */
+  virtual void promise_send(NodeId dst, std::uint64_t seq) = 0;
   virtual void pause_app() = 0;
   virtual void resume_app() = 0;
+  /** @brief Stops the application between two computation steps: at once (true) when no step is
+   *  under way, else when the current one ends (false; Agent::on_app_stopped follows). */
+  virtual bool stop_app_between_steps() = 0;
+  /** @brief The application state (computing nodes only). */
+  virtual const AppState& app_state() const = 0;
   virtual bool app_paused() const = 0;
   virtual bool app_finished() const = 0;
   virtual double work_done() const = 0;
@@ -131,6 +148,8 @@ class Agent {
   /** @brief The victim of a failure this node was told of is running again (its restart is
    *  complete and the failure detected): every node, the victim included, gets this once. */
   virtual void on_node_back(NodeContext& /*ctx*/, const FailureNotice& /*notice*/) {}
+  /** @brief The application stopped between two steps, as stop_app_between_steps asked. */
+  virtual void on_app_stopped(NodeContext& /*ctx*/) {}
   /** @brief The application has done all its work. */
   virtual void on_app_finished(NodeContext& /*ctx*/) {}
   /** @brief No protocol action is under way (the run may end when every endpoint is idle). */
@@ -150,6 +169,8 @@ struct ProtocolSetup {
   const Topology* topology = nullptr;
   std::map<std::string, std::string> params; // --param key=value
   std::string topology_file;                 // to name it in an InputError
+  const Workload* workload = nullptr;        // the application's logic (data-flow protocols read its graph)
+  std::string application_file;              // to name it in an InputError
 };
 
 class ProtocolModule {

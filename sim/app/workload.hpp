@@ -57,10 +57,22 @@ class Workload {
   virtual ~Workload() = default;
   virtual AppStateValue initial_state(NodeId process, std::uint64_t seed) const = 0;
   /** @brief Runs the zero-time actions due now: appends the messages to send to @p sends and
-   *  returns the work of the next computation step, or nullopt when the process has finished. */
+   *  returns the work of the next computation step, or nullopt when there is none: the process
+   *  has finished (state.finished) or waits for a message (a data-flow process whose next tasks
+   *  need data still on its way; the runtime calls advance again after the next delivery). */
   virtual std::optional<double> advance(AppState& state, NodeId self, std::vector<AppMessage>& sends) const = 0;
+  /** @brief The computation step advance() started is over (its work is done): a data-flow
+   *  application marks its task executed here, so a state saved between steps never holds a
+   *  half-done task. */
+  virtual void complete_step(AppState& /*state*/, NodeId /*self*/) const {}
   /** @brief A message is handed to the application. */
   virtual void deliver(AppState& state, const AppMessage& /*msg*/) const { state.delivered++; }
+  /** @brief Bytes of a checkpoint of @p state, when they follow from the data the process holds
+   *  (data-flow applications); negative: the cluster's checkpoint size of the topology. */
+  virtual double state_bytes(const AppState& /*state*/) const { return -1; }
+  /** @brief A digest of what a finished process computed (0: the kind has none): equal digests
+   *  after failures and without them show the recovery rebuilt the right data. */
+  virtual std::uint64_t result_digest(const AppState& /*state*/) const { return 0; }
   /** @brief Failure-free computation time of a process at its node's speed (seconds). */
   virtual double failure_free_work(NodeId process) const = 0;
 };

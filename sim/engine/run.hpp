@@ -75,6 +75,7 @@ class Run {
 
   /** @brief A node's application finished (or was rolled back from finished). */
   void set_app_finished(NodeId node, bool finished);
+  void set_result_digest(NodeId node, std::uint64_t digest);
   /** @brief A node's quiet status changed (application finished or service, protocol idle). */
   void set_quiet(NodeId endpoint, bool quiet);
   /** @brief A node's agent started or stopped doing its part of a recovery. */
@@ -145,6 +146,7 @@ class Run {
   std::unique_ptr<sg4::Engine> engine_;
   std::unique_ptr<FailureProcess> failures_;
   std::vector<bool> finished_;
+  std::vector<std::uint64_t> digests_; // per node: Workload::result_digest when it last finished
   double wall_start_ = 0;
   double last_progress_ = 0;
   Topology topology_;

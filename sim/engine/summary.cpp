@@ -34,6 +34,8 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
   out += fmt::format("  control messages   {:.0f}\n", num(res, "control_messages"));
   out += fmt::format("  consistency        {} checks, {} violations\n", res["consistency"]["checks"].get<int>(),
                      res["consistency"]["violations"].get<int>());
+  if (res.contains("result_checksum"))
+    out += fmt::format("  result checksum    {:012x}\n", res["result_checksum"].get<std::uint64_t>());
   out += fmt::format("  run                {:.3f} s wall clock, {} events\n", num(res, "wall_time_s"),
                      res["events"].get<std::uint64_t>());
 

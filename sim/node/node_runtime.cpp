@@ -257,12 +257,18 @@ void NodeRuntime::finish_step() {
   app_->work_done += app_->step_remaining; // what rounding left of the step
   app_->step_remaining = 0;
   computing_ = false;
+  run_.workload().complete_step(*app_, id_);
 }
 
 void NodeRuntime::pump() {
+  if (stop_asked_ && !computing_) { // the step under way when the protocol asked is over
+    stop_asked_ = false;
+    pause_app();
+    agent_->on_app_stopped(*this);
+  }
   // Several zero-work steps may follow each other; each iteration either starts a computation,
-  // finishes the application, or stops because the protocol paused it.
-  while (!service_ && !paused_ && !computing_ && !app_->finished) start_step();
+  // finishes the application, waits for a message, or stops because the protocol paused it.
+  while (!service_ && !paused_ && !computing_ && !waiting_ && !app_->finished) start_step();
   sync_finished();
 }
 
@@ -274,8 +280,9 @@ void NodeRuntime::start_step() {
     computing_ = true;
     accounted_at_ = now();
   }
+  if (!work && !app_->finished) waiting_ = true; // until the next delivery
   for (const auto& m : sends) agent_->on_app_send(*this, m);
-  if (!work) {
+  if (!work && app_->finished) {
     sync_finished();
     agent_->on_app_finished(*this);
   }
@@ -285,7 +292,13 @@ void NodeRuntime::sync_finished() {
   if (service_) return;
   if (app_->finished != finished_reported_) {
     finished_reported_ = app_->finished;
-    if (finished_reported_) trace_event(1, "app_finished", {{"work", app_->work_done}});
+    if (finished_reported_) {
+      const std::uint64_t digest = run_.workload().result_digest(*app_);
+      run_.set_result_digest(id_, digest);
+      nlohmann::ordered_json j{{"work", app_->work_done}};
+      if (digest != 0) j["checksum"] = digest;
+      trace_event(1, "app_finished", j);
+    }
     run_.set_app_finished(id_, finished_reported_);
   }
 }
@@ -304,15 +317,27 @@ double NodeRuntime::work_done() const {
 }
 
 void NodeRuntime::pause_app() {
+  stop_asked_ = false;
   if (paused_) return;
   progress();
   paused_ = true;
 }
 
 void NodeRuntime::resume_app() {
+  stop_asked_ = false;
   if (!paused_) return;
   paused_ = false;
   accounted_at_ = now();
+}
+
+bool NodeRuntime::stop_app_between_steps() {
+  if (paused_) return true;
+  if (!computing_) {
+    pause_app();
+    return true;
+  }
+  stop_asked_ = true;
+  return false;
 }
 
 void NodeRuntime::send_app(const AppMessage& msg, PayloadPtr piggyback) {
@@ -343,9 +368,26 @@ void NodeRuntime::post_app(const AppMessage& msg, PayloadPtr piggyback, const ch
 void NodeRuntime::deliver(const AppMessage& msg, const PayloadPtr& piggyback) {
   run_.oracle().on_deliver(id_, msg.src, msg.seq, msg.digest);
   run_.workload().deliver(*app_, msg);
+  waiting_ = false; // a data-flow process may have a task ready now
   run_.stats().add("app.delivered");
   if (run_.trace().enabled(1)) trace_event(1, "app_deliver", message_json(msg, piggyback));
 }
+
+void NodeRuntime::redeliver(const AppMessage& msg) {
+  run_.oracle().on_redeliver(id_, msg.src, msg.seq, msg.digest);
+  run_.workload().deliver(*app_, msg);
+  waiting_ = false;
+  run_.stats().add("app.redelivered");
+  if (run_.trace().enabled(1)) trace_event(1, "app_redeliver", message_json(msg));
+}
+
+void NodeRuntime::record_send(const AppMessage& msg) {
+  run_.oracle().on_send(id_, msg.seq, msg.dst, msg.digest);
+  run_.stats().add("app.send_withheld");
+  if (run_.trace().enabled(1)) trace_event(1, "app_send_withheld", message_json(msg));
+}
+
+void NodeRuntime::promise_send(NodeId dst, std::uint64_t seq) { run_.oracle().promise(id_, seq, dst); }
 
 void NodeRuntime::send_control(NodeId to, ControlMessage msg) {
   Stats& st = run_.stats();
@@ -413,6 +455,7 @@ void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
   if (!run_.application().deterministic) // re-execution draws fresh numbers: no piecewise determinism
     app_->rng.reseed(mix_seed(run_.config().options.seed, static_cast<std::uint64_t>(id_) << 20 | inc_, ++restores_));
   computing_ = app_->step_remaining > 0;
+  waiting_ = false;
   accounted_at_ = now();
   fresh_after_failure_ = false;
   trace_event(0, "rollback", {{"to_date", s.date}, {"work", app_->work_done}, {"lost", lost}, {"reason", reason}});
@@ -420,11 +463,14 @@ void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
 }
 
 double NodeRuntime::checkpoint_bytes() const {
-  return service_ ? 0.0 : run_.topology().clusters[cluster_].checkpoint_size;
+  if (service_) return 0.0;
+  const double from_data = run_.workload().state_bytes(*app_);
+  return from_data >= 0 ? from_data : run_.topology().clusters[cluster_].checkpoint_size;
 }
 
 void NodeRuntime::save_checkpoint(std::uint64_t number, Snapshot s) {
-  const double bytes = checkpoint_bytes();
+  double bytes = run_.topology().clusters[cluster_].checkpoint_size;
+  if (s.app && run_.workload().state_bytes(*s.app) >= 0) bytes = run_.workload().state_bytes(*s.app);
   run_.store().add(id_, number, std::move(s), bytes);
   int started = 0;
   nlohmann::ordered_json holders = nlohmann::ordered_json::array();

@@ -34,8 +34,13 @@ class NodeRuntime : public NodeContext {
   void send_app(const AppMessage& msg, PayloadPtr piggyback) override;
   void resend_app(const AppMessage& msg, PayloadPtr piggyback) override;
   void deliver(const AppMessage& msg, const PayloadPtr& piggyback = nullptr) override;
+  void redeliver(const AppMessage& msg) override;
+  void record_send(const AppMessage& msg) override;
+  void promise_send(NodeId dst, std::uint64_t seq) override;
   void pause_app() override;
   void resume_app() override;
+  bool stop_app_between_steps() override;
+  const AppState& app_state() const override { return *app_; }
   bool app_paused() const override { return paused_; }
   bool app_finished() const override { return service_ || app_->finished; }
   double work_done() const override;
@@ -105,6 +110,8 @@ class NodeRuntime : public NodeContext {
   AppStateValue app_;
   bool paused_ = false;
   bool computing_ = false;   // a computation step is under way
+  bool waiting_ = false;     // the application waits for a message (a data-flow process)
+  bool stop_asked_ = false;  // stop_app_between_steps: pause when the current step ends
   double accounted_at_ = 0;  // date of the last work accounting
   bool fresh_after_failure_; // restarted and not yet restored: the work at death is what is lost
   double work_at_death_ = 0;

@@ -10,6 +10,8 @@ void ConsistencyOracle::reset(int processes) {
   history_.assign(processes, {});
   sends_.assign(processes, {});
   deliveries_.assign(processes, {});
+  promised_.assign(processes, {});
+  found_.clear();
 }
 
 void ConsistencyOracle::on_send(NodeId src, std::uint64_t seq, NodeId dst, std::uint64_t digest) {
@@ -17,6 +19,26 @@ void ConsistencyOracle::on_send(NodeId src, std::uint64_t seq, NodeId dst, std::
   // A second kept send with the same number would be an engine bug (numbers are part of the
   // application state, so only a truncation can make a number available again): keep the first.
   sends_[src].try_emplace(seq, SendRecord{dst, digest});
+  promised_[src].erase(seq);
+}
+
+void ConsistencyOracle::on_redeliver(NodeId dst, NodeId src, std::uint64_t seq, std::uint64_t digest) {
+  auto it = deliveries_[dst].find(key(src, seq));
+  if (it == deliveries_[dst].end())
+    found_.push_back({fmt::format("message {}#{} is received again by process {}, which has no kept delivery of it",
+                                  src, seq, dst)});
+  else if (it->second.digest != digest)
+    found_.push_back({fmt::format("message {}#{} received again by process {} differs from its kept delivery (content "
+                                  "{:016x} vs {:016x}): the re-execution was not deterministic",
+                                  src, seq, dst, digest, it->second.digest)});
+}
+
+void ConsistencyOracle::promise(NodeId src, std::uint64_t seq, NodeId dst) { promised_[src][seq] = dst; }
+
+std::size_t ConsistencyOracle::open_promises() const {
+  std::size_t n = 0;
+  for (const auto& p : promised_) n += p.size();
+  return n;
 }
 
 void ConsistencyOracle::on_deliver(NodeId dst, NodeId src, std::uint64_t seq, std::uint64_t digest) {
@@ -37,10 +59,12 @@ void ConsistencyOracle::truncate(NodeId process, std::size_t position) {
     }
     h.pop_back();
   }
+  promised_[process].clear(); // a rolled-back sender's promises are made again by its new restore
 }
 
-std::vector<Violation> ConsistencyOracle::check(bool final) const {
-  std::vector<Violation> out;
+std::vector<Violation> ConsistencyOracle::check(bool final) {
+  std::vector<Violation> out = std::move(found_);
+  found_.clear();
   const auto n = static_cast<NodeId>(history_.size());
   for (NodeId dst = 0; dst < n; dst++) {
     for (const Event& e : history_[dst]) {
@@ -51,6 +75,10 @@ std::vector<Violation> ConsistencyOracle::check(bool final) const {
                                    "execution",
                                    e.peer, e.seq, e.peer, dst, d->second.count)});
       auto s = sends_[e.peer].find(e.seq);
+      if (s == sends_[e.peer].end()) {
+        auto p = promised_[e.peer].find(e.seq);
+        if (p != promised_[e.peer].end() && p->second == dst) continue; // its sender will send it again
+      }
       if (s == sends_[e.peer].end())
         out.push_back({fmt::format("orphan message {}#{}: delivered to process {} but its send by process {} is not "
                                    "in the kept execution (undone by a rollback)",
@@ -62,6 +90,11 @@ std::vector<Violation> ConsistencyOracle::check(bool final) const {
     }
   }
   if (final) {
+    for (NodeId src = 0; src < n; src++)
+      for (const auto& [seq, dst] : promised_[src])
+        out.push_back({fmt::format("message {}#{} to process {}: its sender promised to execute the send again after a "
+                                   "partial restart and never did",
+                                   src, seq, dst)});
     for (NodeId src = 0; src < n; src++) {
       for (const Event& e : history_[src]) {
         if (!e.send) continue;

@@ -4,6 +4,10 @@
  *   - every kept delivery has its kept send (same sender, sequence number, destination, content);
  *   - no message is delivered twice;
  *   - at the end only: every kept send is delivered exactly once.
+ * Partial restarts (CCK) add two events: a re-executed receive of a kept delivery (checked to be
+ * the same message, not counted twice), and a promise: a restored sender will re-execute a send
+ * its receiver still holds; until kept, the promise stands for the send (the final check
+ * requires it kept, and the kept send is compared with the delivery like any other).
  * It observes only: protocols never read it to decide anything. */
 #pragma once
 
@@ -27,6 +31,11 @@ class ConsistencyOracle {
 
   void on_send(NodeId src, std::uint64_t seq, NodeId dst, std::uint64_t digest);
   void on_deliver(NodeId dst, NodeId src, std::uint64_t seq, std::uint64_t digest);
+  /** @brief @p dst receives again message (src, seq), whose delivery its history keeps. */
+  void on_redeliver(NodeId dst, NodeId src, std::uint64_t seq, std::uint64_t digest);
+  /** @brief Process @p src will send message @p seq to @p dst again (see above). */
+  void promise(NodeId src, std::uint64_t seq, NodeId dst);
+  std::size_t open_promises() const;
 
   /** @brief The current length of a process' history, kept in its checkpoints. */
   std::size_t position(NodeId process) const { return history_[process].size(); }
@@ -34,7 +43,7 @@ class ConsistencyOracle {
   void truncate(NodeId process, std::size_t position);
 
   /** @brief Checks the kept histories; @p final also requires every kept send to be delivered. */
-  std::vector<Violation> check(bool final) const;
+  std::vector<Violation> check(bool final);
 
   std::size_t kept_events() const;
 
@@ -58,6 +67,8 @@ class ConsistencyOracle {
   std::vector<std::vector<Event>> history_;
   std::vector<std::unordered_map<std::uint64_t, SendRecord>> sends_;          // per sender: seq -> record
   std::vector<std::unordered_map<std::uint64_t, DeliveryRecord>> deliveries_; // per receiver: key -> record
+  std::vector<std::unordered_map<std::uint64_t, NodeId>> promised_;           // per sender: seq -> destination
+  std::vector<Violation> found_;                                              // by on_redeliver, reported once
 };
 
 } // namespace ckptsim

@@ -67,3 +67,57 @@ TEST(Oracle, DeterministicReexecutionKeepsEarlierDelivery) {
   EXPECT_TRUE(o.check(true).empty());
   EXPECT_EQ(o.kept_events(), 2u);
 }
+
+// CCK's partial restart (oracle.hpp): a restored sender promises the sends its receivers still
+// hold; a non-failed receiver re-executes receives it keeps.
+TEST(Oracle, PromisedSendStandsForTheUndoneOneUntilKept) {
+  ConsistencyOracle o(2);
+  const std::size_t ckpt = o.position(0);
+  o.on_send(0, 7, 1, 42);
+  o.on_deliver(1, 0, 7, 42);
+  o.truncate(0, ckpt);                  // the sender fails and restarts from its checkpoint
+  EXPECT_EQ(o.check(false).size(), 1u); // an orphan without the promise
+  o.promise(0, 7, 1);
+  EXPECT_TRUE(o.check(false).empty());
+  auto end = o.check(true);
+  ASSERT_EQ(end.size(), 1u); // a promise never kept is caught at the end
+  EXPECT_NE(end[0].what.find("promised"), std::string::npos) << end[0].what;
+  o.on_send(0, 7, 1, 42); // the re-executed send keeps it
+  EXPECT_EQ(o.open_promises(), 0u);
+  EXPECT_TRUE(o.check(true).empty());
+}
+
+TEST(Oracle, KeptPromiseWithOtherContentIsNonDeterminism) {
+  ConsistencyOracle o(2);
+  o.on_send(0, 7, 1, 42);
+  o.on_deliver(1, 0, 7, 42);
+  o.truncate(0, 0);
+  o.promise(0, 7, 1);
+  o.on_send(0, 7, 1, 43);
+  auto v = o.check(true);
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_NE(v[0].what.find("not deterministic"), std::string::npos) << v[0].what;
+}
+
+TEST(Oracle, PromisesGoWithTheNextRollbackOfTheSender) {
+  ConsistencyOracle o(2);
+  o.on_send(0, 7, 1, 42);
+  o.on_deliver(1, 0, 7, 42);
+  o.truncate(0, 0);
+  o.promise(0, 7, 1);
+  o.truncate(0, 0); // a second failure: its restore promises again or not at all
+  EXPECT_EQ(o.check(false).size(), 1u);
+}
+
+TEST(Oracle, RedeliveryMustRepeatAKeptDelivery) {
+  ConsistencyOracle o(3);
+  o.on_send(0, 1, 1, 42);
+  o.on_deliver(1, 0, 1, 42);
+  o.on_redeliver(1, 0, 1, 42); // the same message again: no double delivery
+  EXPECT_TRUE(o.check(true).empty());
+  o.on_redeliver(1, 0, 1, 41); // other content
+  o.on_redeliver(2, 0, 1, 42); // never delivered there
+  auto v = o.check(false);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_TRUE(o.check(false).empty()); // reported once
+}
