@@ -1,13 +1,17 @@
 /* The application file (SPEC 2.2): what every process computes and sends. Kinds: "stochastic"
- * (HC3I section 5) and "scripted" (an explicit per-node list of computations and sends, plus
- * failures, to replay the papers' worked examples exactly). */
+ * (HC3I section 5), "scripted" (an explicit per-node list of computations and sends, plus
+ * failures, to replay the papers' worked examples exactly) and "stencil" (the Jacobi 1D / 2D
+ * data-flow application of the CCK thesis, chapter 5). */
 #pragma once
 
 #include "sim/config/json_reader.hpp"
 #include "sim/config/topology.hpp"
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ckptsim {
@@ -41,6 +45,24 @@ struct ScriptedNode {
   std::vector<ScriptedAction> actions;
 };
 
+/** @brief The "stencil" application (CCK thesis 5.2.1): Jacobi 1D or 2D on width x height cells for
+ *  a number of iterations, block-partitioned over every node of the federation. */
+struct StencilSpec {
+  int dims = 1;
+  int width = 0;
+  int height = 1; // 1 in 1D
+  int iterations = 0;
+  double task_cost = 0;                // work of one cell-iteration, seconds at 1 Gf
+  std::uint64_t cell_bytes = 4096;     // size of one cell's value (a datum, a message)
+  int grid_columns = 0;                // 2D: processes per row of the process grid; 0: automatic
+  bool reorder = false;                // "schedule": "reorder" (thesis 4.4.3) rather than "in-order"
+  double task_descriptor_bytes = 1024; // checkpointed bytes per task not executed yet
+};
+
+/** @brief Why @p spec cannot be partitioned over @p processes processes (the JSON field to blame,
+ *  the problem), or nullopt when it can (same rule as cck::Jacobi's block partition). */
+std::optional<std::pair<std::string, std::string>> stencil_partition_problem(const StencilSpec& spec, int processes);
+
 struct Application {
   std::string source = "<embedded>";
   std::string kind = "stochastic";
@@ -50,6 +72,7 @@ struct Application {
   std::vector<std::vector<double>> node_matrix; // stochastic: optional node-to-node probabilities
   std::vector<ScriptedNode> script;             // scripted
   std::vector<FailureEvent> scripted_failures;  // scripted
+  StencilSpec stencil;                          // stencil
 };
 
 /** @brief Reads and validates an application document against the topology's cluster names. */

@@ -307,6 +307,10 @@ TEST(Schemas, AllowExactlyTheFieldsTheLoaderKnows) {
   EXPECT_EQ(application(R"({"kind": "scripted", "nodes": {}, "failures": [{"zz": 0, "date": 1, "node": 1}]})"),
             schema_fields("application", "/$defs/failure"));
 
+  EXPECT_EQ(application(R"({"zz": 0, "kind": "stencil", "dims": 2, "width": 6, "height": 4, "iterations": 1,
+                            "task_cost": 1})"),
+            schema_fields("application", "/$defs/stencil"));
+
   EXPECT_EQ(loader_fields([&] { parse_timers(json::parse(R"({"zz": 0})"), "x", topo); }), schema_fields("timers", ""));
   std::set<std::string> timers; // timers are declared by the engine and the protocols
   for (const auto& [name, description] : declared_timers()) timers.insert(name);
@@ -406,6 +410,33 @@ const Case kCases[] = {
     {"application", false, R"({"kind": "scripted", "nodes": {}, "failures": [{"date": 1, "node": 0, "zz": 0}]})"},
     {"application", false, R"({"kind": "scripted", "nodes": {"c0-0": [{"send": 1, "zz": 0}]}})"},
     {"application", false, R"({"kind": "scripted", "nodes": {}, "total_time": 1})"},
+
+    {"application", true, R"({"kind": "stencil", "dims": 1, "width": 12, "iterations": 3, "task_cost": "1ms"})"},
+    {"application", true, R"({"kind": "stencil", "dims": 2, "width": 6, "height": 4, "iterations": 3, "task_cost": 1,
+      "cell_size": "4KiB", "grid_columns": 3, "schedule": "reorder", "task_descriptor_size": 0, "deterministic":
+      false, "comment": "x"})"},
+    {"application", false, R"({"kind": "stencil", "dims": 3, "width": 12, "iterations": 3, "task_cost": 1})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 0, "iterations": 3, "task_cost": 1})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12.5, "iterations": 3, "task_cost": 1})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "height": 1, "iterations": 3,
+      "task_cost": 1})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "grid_columns": 2, "iterations": 3,
+      "task_cost": 1})"},
+    {"application", false, R"({"kind": "stencil", "dims": 2, "width": 12, "iterations": 3, "task_cost": 1})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "task_cost": 1})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "iterations": 3, "task_cost": "0s"})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "iterations": 3, "task_cost": 1,
+      "cell_size": "0KiB"})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "iterations": 3, "task_cost": 1,
+      "cell_size": 0})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "iterations": 3, "task_cost": 1,
+      "schedule": "random"})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "iterations": 3, "task_cost": 1,
+      "task_descriptor_size": "-1KiB"})"},
+    {"application", false, R"({"kind": "stencil", "dims": 2, "width": 6, "height": 4, "grid_columns": 0,
+      "iterations": 3, "task_cost": 1})"},
+    {"application", false, R"({"kind": "stencil", "dims": 1, "width": 12, "iterations": 3, "task_cost": 1,
+      "total_time": 1})"},
 
     {"timers", true, R"({"default": {"checkpoint_period": "30min", "gc_period": null}, "clusters": {"c0":
       {"checkpoint_period": "inf"}, "comment": "x"}, "processes": {"c1-1": {"gc_period": "never"}}})"},
