@@ -70,7 +70,7 @@ TEST(Cli, ProtocolsListsNoneAndUnknownProtocolFails) {
   EXPECT_NE(list.out.find("checkpoint_period"), std::string::npos);
   auto bad = run("--protocol nosuch");
   EXPECT_EQ(bad.status, 2);
-  EXPECT_NE(bad.out.find("unknown protocol \"nosuch\" (valid protocols: coordinated, hc3i, none"), std::string::npos)
+  EXPECT_NE(bad.out.find("unknown protocol \"nosuch\" (valid protocols: cck, coordinated, hc3i, none"), std::string::npos)
       << bad.out;
 }
 

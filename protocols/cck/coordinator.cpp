@@ -1,0 +1,119 @@
+#include "protocols/cck/coordinator.hpp"
+
+#include "protocols/cck/messages.hpp"
+
+#include <cmath>
+
+namespace ckptsim::cck {
+
+namespace {
+constexpr int kWaveTimer = 1;
+constexpr const char* kWaveTypes[] = {"ctrl.INIT", "ctrl.PING", "ctrl.PONG", "ctrl.CONT", "ctrl.ACK"};
+} // namespace
+
+void Coordinator::on_start(NodeContext& ctx) {
+  period_ = ctx.timer_period("checkpoint_period");
+  schedule(ctx);
+}
+
+void Coordinator::schedule(NodeContext& ctx) {
+  if (std::isfinite(period_)) ctx.set_timer(kWaveTimer, ctx.now() + period_);
+}
+
+void Coordinator::on_timer(NodeContext& ctx, int id) {
+  if (id == kWaveTimer && wave_ == 0 && !restarting_) start_wave(ctx);
+}
+
+double Coordinator::wave_messages(NodeContext& ctx) const {
+  // Waves never overlap a restart (a failure aborts the wave), so the counters' growth between
+  // INIT and the last ACK is this wave's traffic: measured, not derived from the formula.
+  double n = 0;
+  for (const char* type : kWaveTypes) n += ctx.stats().get(type);
+  return n;
+}
+
+void Coordinator::start_wave(NodeContext& ctx) {
+  wave_ = next_wave_++;
+  acks_ = 0;
+  sum_v_ = 0;
+  wave_start_ = ctx.now();
+  messages_at_start_ = wave_messages(ctx);
+  ctx.stats().add("cck.waves_started");
+  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control("INIT", wave_, epoch_, committed_));
+}
+
+void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
+  const WaveBody& b = wave_body(msg);
+  const int n = ctx.layout().num_nodes();
+  if (msg.type == "RESTARTED") { // may come before the detector's notice
+    failure(ctx, b.epoch, from);
+    ctx.send_control(from, control("RECOVER", committed_, epoch_, aborted_, from));
+    return;
+  }
+  if (msg.type == "READY" && restarting_ && b.epoch == epoch_) {
+    if (++ready_ < n) return;
+    ready_ = 0;
+    ctx.trace_event(1, "cck_restart", {{"failure", epoch_}});
+    for (NodeId p = 0; p < n; p++) ctx.send_control(p, control("RESTART", committed_, epoch_));
+    return;
+  }
+  if (msg.type == "DONE" && restarting_ && b.epoch == epoch_) {
+    if (++done_ < n) return;
+    restarting_ = false;
+    schedule(ctx); // the period counts from the end of the restart
+    return;
+  }
+  if (msg.type != "ACK" || b.wave != wave_ || b.epoch != epoch_) return; // an ACK of an aborted wave
+  sum_v_ += b.count;
+  if (++acks_ == n) commit(ctx);
+}
+
+void Coordinator::commit(NodeContext& ctx) {
+  committed_ = wave_;
+  wave_ = 0;
+  // The coordination time of the thesis (5.3.1) runs from the first stop to the last restart of a
+  // thread: here from INIT to the last ACK, which each process sends when it resumes.
+  const double duration = ctx.now() - wave_start_;
+  const double messages = wave_messages(ctx) - messages_at_start_;
+  Stats& st = ctx.stats();
+  st.add("cck.waves_committed");
+  st.add("cck.coordination_time", duration);
+  st.record("cck.waves", {{"wave", committed_},
+                          {"start", wave_start_},
+                          {"commit", ctx.now()},
+                          {"duration", duration},
+                          {"messages", messages},
+                          {"sum_v", sum_v_}});
+  ctx.trace_event(0, "ckpt_commit",
+                  {{"unit", "federation"},
+                   {"number", committed_},
+                   {"forced", false},
+                   {"duration", duration},
+                   {"messages", messages},
+                   {"sum_v", sum_v_}});
+  schedule(ctx);
+}
+
+void Coordinator::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
+  failure(ctx, notice.id, notice.victim);
+}
+
+void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
+  if (id <= epoch_) return; // already handled (the notice and the victim's RESTARTED both tell of it)
+  epoch_ = id;
+  restarting_ = true;
+  ready_ = 0;
+  done_ = 0;
+  ctx.cancel_timer(kWaveTimer);
+  aborted_ = wave_;
+  if (wave_ != 0) { // the wave under way is not a recovery line
+    ctx.stats().add("cck.waves_aborted");
+    ctx.trace_event(0, "ckpt_abort", {{"unit", "federation"}, {"number", wave_}, {"failure", id}});
+    wave_ = 0;
+  }
+  ctx.trace_event(1, "rollback_order", {{"wave", committed_}, {"failure", id}});
+  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++)
+    if (p != victim) ctx.send_control(p, control("RECOVER", committed_, epoch_, aborted_, victim));
+}
+
+} // namespace ckptsim::cck
