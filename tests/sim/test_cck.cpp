@@ -95,7 +95,10 @@ TEST(CckWave, MessageCountJacobi2d) {
 }
 
 TEST(CckRestart, TwoHundredRunsWithFailuresAreConsistentAndComputeTheSameResult) {
-  const json app = stencil_1d(64, 60);
+  // MTBF 1 s on a 0.8 s run: about half the runs have failures. (Much shorter MTBFs livelock, as
+  // they would on a real machine: failures deferred during a restart strike again before the
+  // next wave, so the recovery line never moves; the end date makes such a run fail, not hang.)
+  const json app = stencil_1d(64, 100);
   RunConfig reference = cck_config(stencil_topology(8, INFINITY), app, 0.1, 1);
   reference.options.protocol = "none";
   auto ref = run_in_child(reference);
@@ -107,7 +110,8 @@ TEST(CckRestart, TwoHundredRunsWithFailuresAreConsistentAndComputeTheSameResult)
   for (std::uint64_t seed = 1; with_failures < 200 && seed < 1000; seed++) {
     json application = app;
     if (seed % 3 == 0) application["schedule"] = "reorder";
-    RunConfig c = cck_config(stencil_topology(8, 0.4), application, 0.1, seed);
+    RunConfig c = cck_config(stencil_topology(8, 1.0), application, 0.1, seed);
+    c.options.end_date = 20;
     if (seed % 2 == 0) c.options.params["reuse"] = "true";
     auto r = run_in_child(c);
     ASSERT_EQ(r.exit_status, 0) << "seed " << seed << ": " << r.error;
@@ -126,7 +130,7 @@ TEST(CckRestart, TwoHundredRunsWithFailuresAreConsistentAndComputeTheSameResult)
     }
   }
   EXPECT_EQ(with_failures, 200);
-  EXPECT_GT(failures, 250);
+  EXPECT_GT(failures, 220);
   EXPECT_GT(partial, 100); // non-failed processes did re-execute tasks: the check above was exercised
 }
 
