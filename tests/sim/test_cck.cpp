@@ -157,7 +157,9 @@ TEST(CckRestart, ProcessesThatAreNotAncestorsOfTheFailedOneReexecuteNothing) {
       const int p = e["process"].get<int>();
       const int reexecuted = e["reexecuted"].get<int>();
       EXPECT_LE(reexecuted, e["global"].get<int>());
-      if (std::abs(p - victim) >= 2) EXPECT_EQ(reexecuted, 0) << "failure " << k << " process " << p;
+      if (std::abs(p - victim) >= 2) {
+        EXPECT_EQ(reexecuted, 0) << "failure " << k << " process " << p;
+      }
       if (std::abs(p - victim) == 1 && reexecuted > 0) neighbours_reexecuting++;
     }
     std::remove(trace.c_str());
