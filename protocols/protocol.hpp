@@ -196,6 +196,9 @@ class ProtocolModule {
   virtual void summarize(const Stats& /*stats*/, std::string& /*out*/) const {}
 };
 
+/** @brief A boolean --param (true/1/yes, false/0/no), @p fallback when absent; InputError otherwise. */
+bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallback = false);
+
 using ProtocolFactory = std::function<std::unique_ptr<ProtocolModule>(const ProtocolSetup&)>;
 
 struct ProtocolInfo {

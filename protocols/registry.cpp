@@ -6,6 +6,14 @@
 
 namespace ckptsim {
 
+bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallback) {
+  auto it = setup.params.find(key);
+  if (it == setup.params.end()) return fallback;
+  if (it->second == "true" || it->second == "1" || it->second == "yes") return true;
+  if (it->second == "false" || it->second == "0" || it->second == "no") return false;
+  throw InputError("command line", "--param " + key, fmt::format("expected true or false, got \"{}\"", it->second));
+}
+
 ProtocolRegistry& ProtocolRegistry::instance() {
   static ProtocolRegistry registry;
   return registry;
@@ -21,8 +29,7 @@ const ProtocolInfo& ProtocolRegistry::get(const std::string& name, const std::st
   if (it == protocols_.end()) {
     std::vector<std::string> names;
     for (const auto& [n, info] : protocols_)
-      if (n.rfind("test-", 0) != 0)
-        names.push_back(n);
+      if (n.rfind("test-", 0) != 0) names.push_back(n);
     throw InputError("command line", where,
                      fmt::format("unknown protocol \"{}\" (valid protocols: {})", name, fmt::join(names, ", ")));
   }

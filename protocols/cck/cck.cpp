@@ -45,14 +45,6 @@ class Module : public ProtocolModule {
   bool reuse_;
 };
 
-bool parse_bool(const ProtocolSetup& setup, const std::string& key, bool fallback) {
-  auto it = setup.params.find(key);
-  if (it == setup.params.end()) return fallback;
-  if (it->second == "true" || it->second == "1") return true;
-  if (it->second == "false" || it->second == "0") return false;
-  throw InputError("command line", "--param " + key, fmt::format("expected true or false, not \"{}\"", it->second));
-}
-
 const ProtocolRegistration registration{
     {"cck",
      "CCK: checkpoints coordinated with data-flow neighbours only (INIT/PING/PONG/CONT/ACK), partial restart",
@@ -62,7 +54,7 @@ const ProtocolRegistration registration{
          throw InputError(setup.application_file, "/kind",
                           "protocol \"cck\" needs a data-flow application whose task graph is known: kind "
                           "\"stencil\"");
-       return std::make_unique<Module>(*stencil, setup.layout->num_nodes(), parse_bool(setup, "reuse", false));
+       return std::make_unique<Module>(*stencil, setup.layout->num_nodes(), bool_param(setup, "reuse"));
      },
      {{"reuse", "true: a non-failed process reuses the data still in its memory instead of recomputing them "
                 "(thesis 4.4.2); default false"}}}};

@@ -76,6 +76,8 @@ class Process : public Agent {
   void check_caught_up(NodeContext& ctx);
   void plan(NodeContext& ctx);
   TaskStates own_states(const NodeContext& ctx) const;
+  /** @brief With reuse (4.4.2), the data of this survivor still in memory; else empty. */
+  std::vector<bool> own_memory(const NodeContext& ctx, const TaskStates& states) const;
 
   const StencilWorkload& wl_;
   const NodeId coordinator_;

@@ -50,6 +50,16 @@ void Process::restart_stopped(NodeContext& ctx) {
   maybe_gather(ctx);
 }
 
+std::vector<bool> Process::own_memory(const NodeContext& ctx, const TaskStates& states) const {
+  if (!reuse_ || ctx.self() == failed_) return {}; // a failed process' memory is gone
+  const TaskGraph& g = wl_.graph();
+  std::vector<bool> done(g.tasks().size(), false);
+  for (TaskId t : g.tasks_of(ctx.self())) done[t] = states[t] != TaskState::Pending;
+  std::vector<bool> in_memory(g.data().size(), false);
+  for (DataId d : live_data(g, ctx.self(), done)) in_memory[d] = true;
+  return in_memory;
+}
+
 TaskStates Process::own_states(const NodeContext& ctx) const {
   const TaskGraph& g = wl_.graph();
   TaskStates states(g.tasks().size(), TaskState::Pending);
@@ -70,14 +80,7 @@ void Process::maybe_gather(NodeContext& ctx) {
   const TaskStates states = own_states(ctx);
   auto body = std::make_shared<GatherBody>();
   body->epoch = epoch_;
-  std::vector<bool> in_memory;
-  if (reuse_) {
-    std::vector<bool> done(g.tasks().size(), false);
-    for (TaskId t : g.tasks_of(ctx.self())) done[t] = states[t] != TaskState::Pending;
-    in_memory.assign(g.data().size(), false);
-    for (DataId d : live_data(g, ctx.self(), done)) in_memory[d] = true;
-  }
-  body->graph = restricted_graph(g, states, ctx.self(), in_memory);
+  body->graph = restricted_graph(g, states, ctx.self(), own_memory(ctx, states));
   for (TaskId t : g.tasks_of(ctx.self())) {
     const Task& task = g.task(t);
     if (states[t] != TaskState::SinceCheckpoint || task.peer != failed_) continue;
@@ -187,14 +190,7 @@ void Process::plan(NodeContext& ctx) {
     }
     entry["withheld"] = withheld_.size();
   } else {
-    std::vector<bool> in_memory;
-    if (reuse_) {
-      std::vector<bool> done(g.tasks().size(), false);
-      for (TaskId t : g.tasks_of(self)) done[t] = states[t] != TaskState::Pending;
-      in_memory.assign(g.data().size(), false);
-      for (DataId d : live_data(g, self, done)) in_memory[d] = true;
-    }
-    const std::vector<TaskId> redo = tasks_to_reexecute(g, states, self, total, in_memory);
+    const std::vector<TaskId> redo = tasks_to_reexecute(g, states, self, total, own_memory(ctx, states));
     for (TaskId t : redo) {
       const Task& task = g.task(t);
       if (task.kind == TaskKind::Compute) reexecuted++;

@@ -63,14 +63,6 @@ void Module::summarize(const Stats& st, std::string& out) const {
   out += fmt::format("  protocol messages crossing the WAN {:.0f}\n", st.get("ctrl.wan"));
 }
 
-bool parse_bool(const std::map<std::string, std::string>& params, const std::string& key) {
-  auto it = params.find(key);
-  if (it == params.end()) return false;
-  if (it->second == "true" || it->second == "1" || it->second == "yes") return true;
-  if (it->second == "false" || it->second == "0" || it->second == "no") return false;
-  throw InputError("command line", "--param " + key, fmt::format("expected true or false, got \"{}\"", it->second));
-}
-
 std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
   for (int c = 0; c < setup.layout->num_clusters(); c++)
     if (setup.layout->cluster(c).size < 2)
@@ -82,7 +74,7 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
     throw InputError(setup.topology_file, "/failures/overlap",
                      "hc3i tolerates one failure at a time: \"allow\" is not supported (use \"defer\" or "
                      "\"protocol\", which defers)");
-  return std::make_unique<Module>(*setup.layout, Options{parse_bool(setup.params, "transitive")});
+  return std::make_unique<Module>(*setup.layout, Options{bool_param(setup, "transitive")});
 }
 
 const ProtocolRegistration registration{
