@@ -434,7 +434,15 @@ void Run::recovery_done(FailureId id) {
   open_recoveries_--;
   const double now = sg4::Engine::get_clock();
   stats_.add("recovery_time", now - rec.date);
-  stats_.record("recoveries", {{"failure", id}, {"start", rec.date}, {"end", now}, {"duration", now - rec.date}});
+  const auto rolled_back = static_cast<double>(rec.rolled_back.size());
+  stats_.add("recoveries_done");
+  stats_.add("rolled_back_processes", rolled_back);
+  stats_.record("recoveries", {{"failure", id},
+                               {"victim", rec.victim},
+                               {"start", rec.date},
+                               {"end", now},
+                               {"duration", now - rec.date},
+                               {"rolled_back", rolled_back}});
   trace_.emit(0, now, "recovery_done", {{"failure", id}, {"duration", now - rec.date}});
   if (open_recoveries_ == 0) {
     // Checked only when no other recovery is under way: a half-done recovery is not a state.
@@ -442,6 +450,11 @@ void Run::recovery_done(FailureId id) {
     if (!deferred_.empty())
       sg4::Actor::create("release-deferred", platform_.controller, [this] { release_deferred(); });
   }
+}
+
+void Run::node_rolled_back(NodeId node) {
+  for (auto& [id, rec] : recoveries_)
+    if (!rec.done) rec.rolled_back.insert(node);
 }
 
 void Run::release_deferred() {
@@ -534,6 +547,11 @@ RunResult Run::collect(double wall_seconds) {
   res["lost_work"] = stats_.get("lost_work");
   res["rollbacks"] = stats_.get("rollbacks");
   res["recovery_time"] = stats_.get("recovery_time");
+  // Mean over the recoveries that ended (null when none did).
+  res["rolled_back_per_failure"] =
+      stats_.get("recoveries_done") > 0
+          ? nlohmann::ordered_json(stats_.get("rolled_back_processes") / stats_.get("recoveries_done"))
+          : nlohmann::ordered_json(nullptr);
   res["app_messages_sent"] = stats_.get("app.sent");
   std::uint64_t digest = 0; // 48-bit digests: their xor stays exact as a JSON number
   for (std::uint64_t d : digests_) digest ^= d;

@@ -107,6 +107,9 @@ class Run {
   void restart_complete(FailureId id, NodeId node);
   void node_recovered(FailureId up_to, NodeId node);
   void recovery_done(FailureId id);
+  /** @brief @p node restored a state: counted in every recovery under way (processes rolled back
+   *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
+  void node_rolled_back(NodeId node);
   FailureId latest_detected_failure() const { return latest_detected_; }
   std::uint64_t next_event_count() { return ++events_; }
   CommProxies& proxies() { return proxies_; }
@@ -121,9 +124,10 @@ class Run {
     double date = 0;
     bool restarted = false;
     bool detected = false;
-    bool back_sent = false;       // the "node back" signal went out
-    std::set<NodeId> notices{};   // nodes still to process the failure notice
-    std::set<NodeId> to_report{}; // nodes still to report their part of the recovery (nodes_report_recovery)
+    bool back_sent = false;         // the "node back" signal went out
+    std::set<NodeId> notices{};     // nodes still to process the failure notice
+    std::set<NodeId> to_report{};   // nodes still to report their part of the recovery (nodes_report_recovery)
+    std::set<NodeId> rolled_back{}; // nodes that restored a state while it was open (the victim included)
     bool done = false;
   };
 

@@ -31,6 +31,9 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
   out += fmt::format("  rollbacks          {:.0f}, lost work {} (process-seconds), recovery time {}\n",
                      num(res, "rollbacks"), units::format_duration(num(res, "lost_work")),
                      units::format_duration(num(res, "recovery_time")));
+  if (res["rolled_back_per_failure"].is_number())
+    out += fmt::format("  rolled back        {:.1f} processes per failure (mean over the recoveries)\n",
+                       num(res, "rolled_back_per_failure"));
   out += fmt::format("  control messages   {:.0f}\n", num(res, "control_messages"));
   out += fmt::format("  consistency        {} checks, {} violations\n", res["consistency"]["checks"].get<int>(),
                      res["consistency"]["violations"].get<int>());

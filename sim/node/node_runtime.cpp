@@ -448,6 +448,7 @@ void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
   const double lost = std::max(0.0, before - s.app->work_done);
   Stats& st = run_.stats();
   st.add("rollbacks");
+  run_.node_rolled_back(id_);
   st.add("lost_work", lost);
   st.add_cluster("lost_work", cluster_, lost);
   run_.oracle().truncate(id_, s.oracle_position);

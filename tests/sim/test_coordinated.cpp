@@ -71,6 +71,12 @@ TEST(Coordinated, FailureRollsEveryProcessBackToTheLastWave) {
     EXPECT_NEAR(rb["work"].get<double>(), 3.0, 1e-3) << "wave 1 was taken after 3 s of work";
   }
   EXPECT_EQ(nodes, (std::set<int>{0, 1}));
+  // A global restart: both processes are counted as rolled back by this failure's recovery.
+  const auto& recoveries = r.document["stats"]["series"]["recoveries"];
+  ASSERT_EQ(recoveries.size(), 1u);
+  EXPECT_EQ(recoveries[0]["victim"], 1);
+  EXPECT_EQ(recoveries[0]["rolled_back"], 2);
+  EXPECT_EQ(r.document["results"]["rolled_back_per_failure"], 2);
   // The restarted process read its checkpoint from the server; the other used its own copy.
   EXPECT_EQ(events(c.options.trace_file, "ckpt_load").size(), 1u);
   EXPECT_EQ(counter(r, "storage.bytes_read"), 1e6);
