@@ -546,6 +546,8 @@ RunResult Run::collect(double wall_seconds) {
   res["failures_deferred"] = stats_.get("failures.deferred");
   res["lost_work"] = stats_.get("lost_work");
   res["rollbacks"] = stats_.get("rollbacks");
+  res["storage_held_max_bytes"] = stats_.get("storage.held_bytes_max");
+  res["storage_held_end_bytes"] = store_.held_bytes();
   res["recovery_time"] = stats_.get("recovery_time");
   // Mean over the recoveries that ended (null when none did).
   res["rolled_back_per_failure"] =

@@ -35,6 +35,10 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
     out += fmt::format("  rolled back        {:.1f} processes per failure (mean over the recoveries)\n",
                        num(res, "rolled_back_per_failure"));
   out += fmt::format("  control messages   {:.0f}\n", num(res, "control_messages"));
+  if (res.contains("storage_held_max_bytes"))
+    out +=
+        fmt::format("  storage held       {:.4g} MB at most, {:.4g} MB at the end (checkpoints kept, one copy each)\n",
+                    num(res, "storage_held_max_bytes") / 1e6, num(res, "storage_held_end_bytes") / 1e6);
   out += fmt::format("  consistency        {} checks, {} violations\n", res["consistency"]["checks"].get<int>(),
                      res["consistency"]["violations"].get<int>());
   if (res.contains("result_checksum"))

@@ -473,6 +473,8 @@ void NodeRuntime::save_checkpoint(std::uint64_t number, Snapshot s) {
   double bytes = run_.topology().clusters[cluster_].checkpoint_size;
   if (s.app && run_.workload().state_bytes(*s.app) >= 0) bytes = run_.workload().state_bytes(*s.app);
   run_.store().add(id_, number, std::move(s), bytes);
+  run_.stats().max("storage.held_checkpoints_max", static_cast<double>(run_.store().held()));
+  run_.stats().max("storage.held_bytes_max", run_.store().held_bytes());
   int started = 0;
   nlohmann::ordered_json holders = nlohmann::ordered_json::array();
   for (Holder h : run_.remote_holders(id_)) {

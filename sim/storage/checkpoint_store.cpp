@@ -4,6 +4,7 @@ namespace ckptsim {
 
 void CheckpointStore::add(NodeId node, std::uint64_t number, Snapshot snapshot, double bytes) {
   Entry& e = entries_[{node, number}];
+  held_bytes_ += bytes - e.bytes; // a number saved again replaces its old content
   e.snapshot = std::move(snapshot);
   e.bytes = bytes;
   e.holders = {node};
@@ -14,7 +15,12 @@ void CheckpointStore::add_copy(NodeId node, std::uint64_t number, Holder holder)
   if (it != entries_.end()) it->second.holders.insert(holder);
 }
 
-void CheckpointStore::drop(NodeId node, std::uint64_t number) { entries_.erase({node, number}); }
+void CheckpointStore::drop(NodeId node, std::uint64_t number) {
+  auto it = entries_.find({node, number});
+  if (it == entries_.end()) return;
+  held_bytes_ -= it->second.bytes;
+  entries_.erase(it);
+}
 
 void CheckpointStore::holder_failed(NodeId node) {
   for (auto& [key, e] : entries_) e.holders.erase(node);

@@ -28,9 +28,14 @@ class CheckpointStore {
   /** @brief A node failed: the copies in its memory are gone. */
   void holder_failed(NodeId node);
   const Entry* find(NodeId node, std::uint64_t number) const;
+  /** @brief Checkpoints stored and their bytes, each checkpoint counted once whatever its copies
+   *  (the storage a protocol holds: GC and rollbacks lower it). */
+  std::size_t held() const { return entries_.size(); }
+  double held_bytes() const { return held_bytes_; }
 
  private:
   std::map<std::pair<NodeId, std::uint64_t>, Entry> entries_;
+  double held_bytes_ = 0;
 };
 
 } // namespace ckptsim
