@@ -199,6 +199,11 @@ class ProtocolModule {
 /** @brief A boolean --param (true/1/yes, false/0/no), @p fallback when absent; InputError otherwise. */
 bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallback = false);
 
+/** @brief Message logs in volatile memory, summed over the nodes, under names every protocol
+ *  shares (counters log.entries, log.bytes and their maxima log.entries_max, log.bytes_max), so
+ *  that protocols are compared on one figure: call with the change of this node's log. */
+void count_logged(Stats& stats, double entries_delta, double bytes_delta);
+
 using ProtocolFactory = std::function<std::unique_ptr<ProtocolModule>(const ProtocolSetup&)>;
 
 struct ProtocolInfo {

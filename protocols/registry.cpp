@@ -6,6 +6,13 @@
 
 namespace ckptsim {
 
+void count_logged(Stats& stats, double entries_delta, double bytes_delta) {
+  stats.add("log.entries", entries_delta);
+  stats.add("log.bytes", bytes_delta);
+  stats.max("log.entries_max", stats.get("log.entries"));
+  stats.max("log.bytes_max", stats.get("log.bytes"));
+}
+
 bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallback) {
   auto it = setup.params.find(key);
   if (it == setup.params.end()) return fallback;

@@ -145,6 +145,7 @@ class Node : public Agent {
 
   // Volatile.
   std::vector<LogEntry> log_;
+  double log_bytes_ = 0;                                       // payload bytes of log_ as last counted (count_log)
   std::deque<std::pair<AppMessage, PayloadPtr>> inbox_;        // inter-cluster messages not delivered yet
   std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this cluster
   std::set<std::pair<int, Sn>> force_asked_;                   // forced CLCs requested since the last commit

@@ -155,8 +155,12 @@ void Node::resend(NodeContext& ctx, const LogEntry& e, std::uint64_t epoch) {
 }
 
 void Node::count_log(NodeContext& ctx, int delta) {
-  if (delta == 0) return;
   Stats& st = ctx.stats();
+  double bytes = 0;
+  for (const auto& e : log_) bytes += e.msg.size;
+  if (delta != 0 || bytes != log_bytes_) count_logged(st, delta, bytes - log_bytes_);
+  log_bytes_ = bytes;
+  if (delta == 0) return;
   st.add_cluster("hc3i.logged", cluster_, delta);
   st.max_cluster("hc3i.logged_max", cluster_, st.cluster_values("hc3i.logged")[static_cast<std::size_t>(cluster_)]);
   // The report's "at most 4 logged messages" is per node.

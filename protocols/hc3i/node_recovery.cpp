@@ -125,8 +125,9 @@ void Node::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, con
     return;
   }
   ctx.restore(ctx.initial_snapshot(), reason);
-  count_log(ctx, -static_cast<int>(log_.size()));
+  const auto dropped = static_cast<int>(log_.size());
   log_.clear();
+  count_log(ctx, -dropped);
   cur_ = SavedState{};
   cur_.ddv.assign(static_cast<std::size_t>(clusters_), 0);
   restored(ctx);

@@ -215,6 +215,14 @@ TEST(Hc3iExperiments, TwoClusterGcKeepsAtMostTwoClcsPerCluster) {
   // The collector also bounds the logs: far fewer messages logged at once than sent.
   EXPECT_LT(per_cluster(r, "hc3i.logged_max", 0), messages(r, 0, 1) / 2);
   EXPECT_LT(per_cluster(r, "hc3i.logged_max", 1), messages(r, 1, 0) / 2);
+  // The protocol-independent log figures agree with HC3I's own: entries at the end summed over
+  // the clusters, and bytes = entries x the application's message size.
+  const auto& counters = r.document["stats"]["counters"];
+  const double logged_end = per_cluster(r, "hc3i.logged", 0) + per_cluster(r, "hc3i.logged", 1);
+  EXPECT_EQ(counters.value("log.entries", -1.0), logged_end);
+  const double size = 10 * 1024; // "message_size": "10KiB" in application-103.json
+  EXPECT_DOUBLE_EQ(counters.value("log.bytes", -1.0), logged_end * size);
+  EXPECT_GE(counters.value("log.entries_max", -1.0), per_cluster(r, "hc3i.logged_max", 0));
   // The GC removes CLCs only: the checkpoints taken are those of the run without GC (equal today;
   // one apart allowed, since the collector's messages shift the timing by microseconds).
   for (int cl = 0; cl < 2; cl++) EXPECT_NEAR(clcs(r, cl).total(), clcs(nogc, cl).total(), 1);
