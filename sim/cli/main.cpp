@@ -15,6 +15,7 @@ commands:
   run         simulate (the default command; with no option, the embedded default scenario)
   validate    check input files without simulating
   protocols   list the protocols, their parameters and the timers
+  compare     run several protocols on the same inputs and seed, print one table
   platform    write the SimGrid platform XML equivalent to a topology
 
 `ckptsim COMMAND --help` describes a command's options.
@@ -39,6 +40,7 @@ int main(int argc, char** argv) {
     if (command == "validate") return ckptsim::cli::validate_command(args, argv[0]);
     if (command == "protocols") return ckptsim::cli::protocols_command(args);
     if (command == "platform") return ckptsim::cli::platform_command(args);
+    if (command == "compare") return ckptsim::cli::compare_command(args, argv[0]);
     std::fprintf(stderr, "ckptsim: unknown command \"%s\"\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const ckptsim::InputError& e) {

@@ -1,0 +1,221 @@
+/* `ckptsim compare`: the same inputs and seed under several protocols, one table. Each protocol
+ * runs in a child process (SimGrid's engine is process-global, and a run that aborts must not
+ * take the others down); the children are forked before any engine exists in the parent. With
+ * the same seed the failure process draws the same failure dates and victims for every protocol
+ * (a protocol that handles one failure at a time may defer some: the table says how many). */
+#include "sim/cli/commands.hpp"
+
+#include "protocols/protocol.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/config/input_error.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ckptsim::cli {
+
+namespace {
+
+const char* kDefaultProtocols = "coordinated,hc3i,independent:unit=cluster,msglog";
+
+struct ProtocolRun {
+  std::string label; // as given: name[:key=value...]
+  std::string name;
+  std::vector<std::string> params; // key=value
+  int status = -1;
+  nlohmann::ordered_json doc;
+};
+
+std::vector<ProtocolRun> parse_protocols(const std::string& list) {
+  std::vector<ProtocolRun> out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = list.find(',', start);
+    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
+    if (item.empty()) throw InputError("command line", "--protocols", "empty protocol in \"" + list + "\"");
+    ProtocolRun r;
+    r.label = item;
+    std::size_t colon = item.find(':');
+    r.name = item.substr(0, colon);
+    while (colon != std::string::npos) {
+      const std::size_t next = item.find(':', colon + 1);
+      const std::string p = item.substr(colon + 1, next == std::string::npos ? std::string::npos : next - colon - 1);
+      if (p.find('=') == std::string::npos || p.front() == '=')
+        throw InputError("command line", "--protocols", fmt::format("\"{}\": expected NAME[:KEY=VALUE...]", item));
+      r.params.push_back(p);
+      colon = next;
+    }
+    ProtocolRegistry::instance().get(r.name, "--protocols"); // an unknown name lists the valid ones
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+/** Runs `ckptsim run` in a child with the protocol's options added; the results land in @p output. */
+int run_child(const std::vector<std::string>& args, const ProtocolRun& p, const std::string& output,
+              const std::string& program) {
+  std::vector<std::string> child_args = args;
+  child_args.insert(child_args.end(), {"--protocol", p.name, "--quiet", "--progress", "false", "--output", output});
+  for (const auto& kv : p.params) child_args.insert(child_args.end(), {"--param", kv});
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("compare: fork failed");
+  if (pid == 0) {
+    int status = 3;
+    try {
+      status = run_command(child_args, program);
+    } catch (const InputError& e) {
+      std::fprintf(stderr, "ckptsim: %s: %s\n", p.label.c_str(), e.what());
+      status = 2;
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "ckptsim: %s: error: %s\n", p.label.c_str(), e.what());
+    }
+    std::fflush(stderr);
+    _exit(status);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+double counter(const nlohmann::ordered_json& doc, const char* name) {
+  const auto& c = doc["stats"]["counters"];
+  return c.contains(name) ? c[name].get<double>() : 0.0;
+}
+
+double result(const nlohmann::ordered_json& doc, const char* name) {
+  const auto& r = doc["results"];
+  return r.contains(name) && r[name].is_number() ? r[name].get<double>() : 0.0;
+}
+
+std::vector<std::string> row(const ProtocolRun& p) {
+  if (p.status != 0 && p.doc.is_null()) return {p.label, fmt::format("failed (exit {})", p.status)};
+  const auto& d = p.doc;
+  const auto& res = d["results"];
+  const std::string makespan = res["makespan"].is_number() ? fmt::format("{:.1f}", res["makespan"].get<double>())
+                                                           : res["status"].get<std::string>();
+  const std::string per_failure = res["rolled_back_per_failure"].is_number()
+                                      ? fmt::format("{:.1f}", res["rolled_back_per_failure"].get<double>())
+                                      : "-";
+  return {p.label,
+          makespan,
+          fmt::format("{:.0f}", result(d, "lost_work")),
+          fmt::format("{:.0f}", counter(d, "storage.saves")),
+          fmt::format("{:.1f}", result(d, "storage_held_max_bytes") / 1e6),
+          fmt::format("{:.0f}", counter(d, "ctrl.total")),
+          fmt::format("{:.0f}", counter(d, "ctrl.wan")),
+          fmt::format("{:.0f}", counter(d, "log.entries_max")),
+          fmt::format("{:.2f}", counter(d, "log.bytes_max") / 1e6),
+          fmt::format("{:.0f}/{:.0f}", result(d, "failures"), result(d, "failures_deferred")),
+          per_failure,
+          fmt::format("{}", res["consistency"]["violations"].get<int>())};
+}
+
+std::string failures_line(const ProtocolRun& p) {
+  if (p.doc.is_null()) return "";
+  std::string s;
+  const auto& series = p.doc["stats"]["series"];
+  if (!series.contains("failures")) return "none";
+  for (const auto& f : series["failures"]) {
+    if (!s.empty()) s += ", ";
+    s += fmt::format("{:.0f} s {}", f["date"].get<double>(), f["host"].get<std::string>());
+  }
+  return s;
+}
+
+} // namespace
+
+int compare_command(const std::vector<std::string>& raw_args, const std::string& program) {
+  std::vector<std::string> args;
+  std::string list = kDefaultProtocols;
+  std::string csv;
+  for (std::size_t i = 0; i < raw_args.size(); i++) {
+    const std::string& a = raw_args[i];
+    if (a == "--help" || a == "-h") {
+      std::printf("usage: ckptsim compare [--protocols LIST] [--csv FILE] [ckptsim run options...]\n\n"
+                  "Runs each protocol on the same inputs and seed, each in its own process, and prints one table.\n"
+                  "  --protocols LIST  comma-separated NAME[:KEY=VALUE...] (default %s)\n"
+                  "  --csv FILE        also write the table as CSV\n"
+                  "Every other option goes to `ckptsim run` (see `ckptsim run --help`); --protocol, --param,\n"
+                  "--output and --quiet are set per protocol.\n",
+                  kDefaultProtocols);
+      return 0;
+    }
+    if ((a == "--protocols" || a == "--csv") && i + 1 >= raw_args.size())
+      throw InputError("command line", a, "expects a value");
+    if (a == "--protocols")
+      list = raw_args[++i];
+    else if (a == "--csv")
+      csv = raw_args[++i];
+    else if (a == "--protocol" || a == "--param" || a == "--output" || a == "-o")
+      throw InputError("command line", a, "set per protocol by compare: use --protocols NAME:KEY=VALUE");
+    else
+      args.push_back(a);
+  }
+  auto runs = parse_protocols(list);
+
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("ckptsim-compare-{}", getpid());
+  std::filesystem::create_directories(dir);
+  int worst = 0;
+  for (std::size_t i = 0; i < runs.size(); i++) {
+    const std::string out = (dir / fmt::format("{}.json", i)).string();
+    runs[i].status = run_child(args, runs[i], out, program);
+    std::ifstream in(out);
+    if (in) runs[i].doc = nlohmann::ordered_json::parse(in, nullptr, false);
+    if (runs[i].doc.is_discarded()) runs[i].doc = nullptr;
+    worst = std::max(worst, runs[i].status == 0 ? 0 : 3);
+  }
+  std::filesystem::remove_all(dir);
+  // Every run rejected its input: the input is bad (the children said why), not a protocol.
+  if (std::all_of(runs.begin(), runs.end(), [](const ProtocolRun& r) { return r.status == 2; })) return 2;
+
+  const std::vector<std::string> header{"protocol",    "makespan (s)", "lost work (s)", "ckpt saves",
+                                        "held max MB", "ctrl msgs",    "ctrl WAN",      "log max",
+                                        "log max MB",  "failures/def", "rolled back/f", "violations"};
+  std::vector<std::vector<std::string>> rows;
+  for (const auto& r : runs) rows.push_back(row(r));
+  std::vector<std::size_t> width(header.size());
+  for (std::size_t c = 0; c < header.size(); c++) {
+    width[c] = header[c].size();
+    for (const auto& r : rows)
+      if (c < r.size()) width[c] = std::max(width[c], r[c].size());
+  }
+  auto line = [&](const std::vector<std::string>& cells) {
+    std::string s;
+    for (std::size_t c = 0; c < cells.size(); c++)
+      s += (c ? "  " : "") +
+           (c == 0 ? fmt::format("{:<{}}", cells[c], width[c]) : fmt::format("{:>{}}", cells[c], width[c]));
+    return s + "\n";
+  };
+  std::string table = line(header);
+  for (const auto& r : rows) table += line(r);
+  std::fputs(table.c_str(), stdout);
+  std::printf("\nfailures (date, victim) of each run:\n");
+  for (const auto& r : runs) std::printf("  %-24s %s\n", r.label.c_str(), failures_line(r).c_str());
+  std::printf("\ncolumns: checkpoint saves = node states saved; held max = checkpoint bytes kept at once (one copy "
+              "each);\nctrl = protocol messages (WAN: between clusters); log max = logged messages held at once "
+              "(entries, MB);\nfailures/def = failures struck / deferred (one at a time); rolled back/f = processes "
+              "rolled back per failure.\n");
+
+  if (!csv.empty()) {
+    std::string text;
+    auto csv_line = [&](const std::vector<std::string>& cells) {
+      for (std::size_t c = 0; c < cells.size(); c++) text += (c ? "," : "") + cells[c];
+      text += "\n";
+    };
+    csv_line(header);
+    for (const auto& r : rows) csv_line(r);
+    write_file_atomically(csv, text);
+  }
+  return worst;
+}
+
+} // namespace ckptsim::cli

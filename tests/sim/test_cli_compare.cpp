@@ -1,0 +1,113 @@
+/* `ckptsim compare`: every protocol on the same inputs and seed, one table. Checked on a scripted
+ * failure that two global-restart protocols both roll back both processes, with the same failure
+ * in both runs; a protocol that rejects the input is reported in its row without stopping the
+ * others; an unknown protocol or a bad input is an input error (exit 2). */
+#include "tests/support/sim_child.hpp"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+using namespace ckptsim::testing;
+
+namespace {
+struct Output {
+  int status;
+  std::string out;
+};
+
+Output run(const std::string& args) {
+  std::string cmd = std::string(CKPTSIM_BINARY) + " compare " + args + " 2>&1";
+  Output o{-1, ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 4096> buf;
+  while (std::fgets(buf.data(), buf.size(), p)) o.out += buf.data();
+  int st = pclose(p);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
+
+std::string write(const std::string& name, const nlohmann::json& doc) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << doc.dump();
+  return path;
+}
+
+std::vector<std::vector<std::string>> read_csv(const std::string& path) {
+  std::vector<std::vector<std::string>> rows;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    rows.push_back(cells);
+  }
+  return rows;
+}
+
+// Two nodes computing 10 s, a wave every 3 s, c0-1 fails at 5 s.
+std::string inputs() {
+  nlohmann::json topo = small_topology(1, 2, INFINITY);
+  topo["failures"] = {{"downtime", 1}};
+  nlohmann::json app = {{"kind", "scripted"},
+                        {"nodes", {{"c0-0", {{{"compute", 10}}}}, {"c0-1", {{{"compute", 10}}}}}},
+                        {"failures", {{{"date", 5}, {"node", "c0-1"}}}}};
+  nlohmann::json timers = {{"default", {{"checkpoint_period", 3}}}};
+  return " --topology " + write("cmp-topo.json", topo) + " --application " + write("cmp-app.json", app) + " --timers " +
+         write("cmp-timers.json", timers);
+}
+} // namespace
+
+TEST(CliCompare, SameFailureUnderEveryProtocolAndOneRowEach) {
+  const std::string csv = temp_path("cmp.csv");
+  auto o = run("--protocols none,coordinated --seed 3 --csv " + csv + inputs());
+  ASSERT_EQ(o.status, 0) << o.out;
+  auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 3u) << o.out;
+  const auto& h = rows[0];
+  auto col = [&](const std::string& name) {
+    return static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());
+  };
+  ASSERT_LT(col("rolled back/f"), h.size());
+  EXPECT_EQ(rows[1][0], "none");
+  EXPECT_EQ(rows[2][0], "coordinated");
+  for (int r = 1; r <= 2; r++) {
+    EXPECT_EQ(rows[r][col("failures/def")], "1/0") << rows[r][0];
+    EXPECT_EQ(rows[r][col("rolled back/f")], "2.0") << rows[r][0]; // a global restart: both processes
+    EXPECT_EQ(rows[r][col("violations")], "0") << rows[r][0];
+  }
+  // none restarts from scratch: 5 s of work lost on each node; coordinated from wave 1 (3 s of work).
+  EXPECT_EQ(rows[1][col("lost work (s)")], "10");
+  EXPECT_EQ(rows[2][col("lost work (s)")], "4");
+  EXPECT_EQ(rows[1][col("ckpt saves")], "0");
+  // The same failure, listed for each run.
+  EXPECT_NE(o.out.find("none                     5 s c0-1"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("coordinated              5 s c0-1"), std::string::npos) << o.out;
+}
+
+TEST(CliCompare, AProtocolRejectingTheInputIsReportedAndTheOthersRun) {
+  // cck needs a stencil application: its child exits 2, the table says so, the command exits 3.
+  auto o = run("--protocols cck,none --seed 3" + inputs());
+  EXPECT_EQ(o.status, 3) << o.out;
+  EXPECT_NE(o.out.find("failed (exit 2)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("stencil"), std::string::npos) << o.out; // cck's own message
+  EXPECT_NE(o.out.find("\nnone "), std::string::npos) << o.out;
+}
+
+TEST(CliCompare, UnknownProtocolOrBadInputIsAnInputError) {
+  auto o = run("--protocols none,nosuch" + inputs());
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("nosuch"), std::string::npos) << o.out;
+  std::string files = inputs();
+  files.replace(files.find("--topology ") + 11, files.find(" --application") - files.find("--topology ") - 11,
+                "/nonexistent.json");
+  auto bad = run("--protocols none,coordinated" + files);
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("/nonexistent.json"), std::string::npos) << bad.out;
+  auto param = run("--protocols none:oops");
+  EXPECT_EQ(param.status, 2) << param.out;
+}
