@@ -75,7 +75,8 @@ void Process::on_rollback(NodeContext& ctx, const Body& b) {
   for (auto it = stored_.begin(); it != stored_.end();) // the checkpoints after the target can never be restored
     it = *it > target ? (ctx.discard_checkpoint(static_cast<std::uint64_t>(*it)), stored_.erase(it)) : std::next(it);
   loading_ = true;
-  timer_due_ = false;
+  timer_due_ = false; // the timer starts again once the unit computes (try_ready)
+  ctx.cancel_timer(kCheckpointTimer);
   update_app(ctx);
   if (target > 0) {
     ctx.load_checkpoint(static_cast<std::uint64_t>(target)); // own memory, or stable storage for the victim
