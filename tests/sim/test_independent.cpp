@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <regex>
@@ -41,30 +42,6 @@ RunConfig random_config(int i) {
 }
 
 } // namespace
-
-TEST(IndependentRandom, SeededRunsWithFailuresAreConsistent) {
-  int failures = 0, rolled = 0, to_initial = 0, replays = 0;
-  for (int i = 0; i < 120; i++) {
-    const RunConfig c = random_config(i);
-    const std::string what = fmt::format("run {} (unit {}, seed {})", i, c.options.params.at("unit"), i + 1);
-    auto r = run_in_child(c);
-    ASSERT_EQ(r.exit_status, 0) << what << ": " << r.error;
-    const auto& res = r.document["results"];
-    ASSERT_EQ(res["status"], "completed") << what;
-    EXPECT_EQ(res["consistency"]["violations"], 0) << what;
-    const auto& counters = r.document["stats"]["counters"];
-    failures += res["failures"].get<int>();
-    rolled += static_cast<int>(counters.value("independent.rollbacks", 0.0));
-    to_initial += static_cast<int>(counters.value("independent.to_initial", 0.0));
-    replays += static_cast<int>(counters.value("independent.replays", 0.0));
-  }
-  std::printf("[ independent random ] %d failures, %d unit rollbacks, %d back to the initial state, %d re-sends\n",
-              failures, rolled, to_initial, replays);
-  EXPECT_GE(failures, 300);
-  EXPECT_GT(rolled, failures); // failures cascade to other units
-  EXPECT_GT(to_initial, 0);
-  EXPECT_GT(replays, 0);
-}
 
 namespace {
 
@@ -107,37 +84,52 @@ Line fixed_point(const std::vector<std::map<int, Deps>>& commits, const std::vec
   return line;
 }
 
-/** What a scripted run shows, read from its level-1 trace (process units: unit = node). */
+/** What a run shows, read from its level-1 trace: each recovery line the protocol traced and
+ *  the one recomputed here, from the commits, deliveries, rollbacks and collections before it. */
 struct Replayed {
-  int recoveries = 0;
-  Line traced, recomputed;
+  int recoveries = 0, mismatches = 0;
+  std::string first_mismatch;
+  Line traced, recomputed; // of the last recovery
   std::vector<int> traced_rolled_over, recomputed_rolled_over;
-  std::map<int, int> rollbacks;                            // node -> checkpoint, during the recovery
-  std::vector<std::string> replays;                        // labels re-sent after the failure
-  std::vector<std::map<int, Deps>> commits_before_failure; // per unit
+  std::map<int, int> rollbacks;                            // node -> checkpoint, during the last recovery
+  std::vector<std::string> replays;                        // labels re-sent after the first failure
+  std::vector<std::map<int, Deps>> commits_before_failure; // per unit, before the first failure
 };
 
-Replayed replay_trace(const std::vector<json>& trace, int units) {
+Replayed replay_trace(const std::vector<json>& trace, int units, const std::function<int(int)>& unit_of) {
   Replayed r;
   std::vector<std::map<int, Deps>> commits(static_cast<std::size_t>(units));
   std::vector<Deps> current(static_cast<std::size_t>(units), Deps(static_cast<std::size_t>(units), -1));
   int victim = -1;
   bool in_recovery = false;
   const std::regex number(R"(checkpoint (\d+))");
+  auto check_recovery = [&](double t) {
+    std::map<int, int> on_line; // the units on the line, against those the engine rolled back
+    for (std::size_t u = 0; u < r.traced.size(); u++)
+      if (r.traced[u]) on_line[static_cast<int>(u)] = *r.traced[u];
+    std::map<int, int> rolled;
+    for (const auto& [node, k] : r.rollbacks) rolled[unit_of(node)] = k;
+    if (r.traced == r.recomputed && r.traced_rolled_over == r.recomputed_rolled_over && rolled == on_line) return;
+    if (r.mismatches++ == 0) r.first_mismatch = fmt::format("recovery ending at {}", t);
+  };
   for (const auto& e : trace) {
     const std::string ev = e["ev"];
     if (ev == "ckpt_commit") {
       commits[e["unit"].get<int>()][e["number"].get<int>()] = e["deps"].get<Deps>();
     } else if (ev == "app_deliver" && e["piggyback"].contains("interval")) {
-      int& d = current[e["dst"].get<int>()][e["src"].get<int>()];
+      int& d = current[unit_of(e["dst"].get<int>())][unit_of(e["src"].get<int>())];
       d = std::max(d, e["piggyback"]["interval"].get<int>());
+    } else if (ev == "gc") {
+      const auto line = e["line"].get<std::vector<int>>();
+      for (int u = 0; u < units; u++) std::erase_if(commits[u], [&](const auto& c) { return c.first < line[u]; });
     } else if (ev == "failure") {
+      if (victim < 0) r.commits_before_failure = commits;
       victim = e["node"];
-      r.commits_before_failure = commits;
     } else if (ev == "recovery_line") {
       r.recoveries++;
       in_recovery = true;
-      r.recomputed = fixed_point(commits, current, victim);
+      r.rollbacks.clear();
+      r.recomputed = fixed_point(commits, current, unit_of(victim));
       r.recomputed_rolled_over.assign(static_cast<std::size_t>(units), 0);
       for (int u = 0; u < units; u++)
         for (const auto& [n, d] : commits[u])
@@ -149,14 +141,15 @@ Replayed replay_trace(const std::vector<json>& trace, int units) {
       std::smatch m;
       const std::string reason = e["reason"];
       EXPECT_TRUE(std::regex_search(reason, m, number)) << reason;
-      const int node = e["node"], k = std::stoi(m[1]);
+      const int node = e["node"], u = unit_of(node), k = std::stoi(m[1]);
       if (in_recovery) r.rollbacks[node] = k;
-      current[node] = k == 0 ? Deps(static_cast<std::size_t>(units), -1) : commits[node].at(k);
-      std::erase_if(commits[node], [k](const auto& c) { return c.first > k; });
+      current[u] = k == 0 ? Deps(static_cast<std::size_t>(units), -1) : commits[u].at(k);
+      std::erase_if(commits[u], [k](const auto& c) { return c.first > k; });
     } else if (ev == "replay" && victim >= 0) { // re-sends come once the victim is back
-      r.replays.push_back(e["label"]);
-    } else if (ev == "recovery_done") {
+      if (e.contains("label")) r.replays.push_back(e["label"]);
+    } else if (ev == "recovery_done" && in_recovery) {
       in_recovery = false;
+      check_recovery(e["t"].get<double>());
     }
   }
   return r;
@@ -177,7 +170,7 @@ Scenario run_scenario(const std::string& name, int units) {
   c.options.trace_file = temp_path(name + ".jsonl");
   c.options.trace_level = 1;
   s.result = run_in_child(c);
-  s.seen = replay_trace(read_trace(c.options.trace_file), units);
+  s.seen = replay_trace(read_trace(c.options.trace_file), units, [](int n) { return n; });
   return s;
 }
 
@@ -364,4 +357,41 @@ TEST(IndependentInput, UnknownUnitAndOverlappingFailuresAreRejected) {
   auto r2 = run_in_child(d);
   EXPECT_EQ(r2.exit_status, 2);
   EXPECT_NE(r2.error.find("/failures/overlap"), std::string::npos) << r2.error;
+}
+
+TEST(IndependentRandom, SeededRunsWithFailuresAreConsistent) {
+  int failures = 0, rolled = 0, to_initial = 0, replays = 0, lines = 0;
+  for (int i = 0; i < 120; i++) {
+    RunConfig c = random_config(i);
+    c.options.trace_file = temp_path("independent_random.jsonl");
+    c.options.trace_level = 1;
+    const std::string what = fmt::format("run {} (unit {}, seed {})", i, c.options.params.at("unit"), i + 1);
+    auto r = run_in_child(c);
+    ASSERT_EQ(r.exit_status, 0) << what << ": " << r.error;
+    const auto& res = r.document["results"];
+    ASSERT_EQ(res["status"], "completed") << what;
+    EXPECT_EQ(res["consistency"]["violations"], 0) << what;
+    const auto& counters = r.document["stats"]["counters"];
+    failures += res["failures"].get<int>();
+    rolled += static_cast<int>(counters.value("independent.rollbacks", 0.0));
+    to_initial += static_cast<int>(counters.value("independent.to_initial", 0.0));
+    replays += static_cast<int>(counters.value("independent.replays", 0.0));
+    const bool clusters = c.options.params.at("unit") == "cluster";
+    const int units =
+        clusters ? static_cast<int>(c.topology_doc["clusters"].size()) : r.document["run"]["nodes"].get<int>();
+    const int per_cluster = c.topology_doc["clusters"][0]["nodes"];
+    const auto seen =
+        replay_trace(read_trace(c.options.trace_file), units, [&](int n) { return clusters ? n / per_cluster : n; });
+    std::remove(c.options.trace_file.c_str());
+    EXPECT_EQ(seen.mismatches, 0) << what << ": " << seen.first_mismatch;
+    lines += seen.recoveries;
+  }
+  std::printf("[ independent random ] %d failures, %d lines recomputed, %d unit rollbacks, %d back to the initial "
+              "state, %d re-sends\n",
+              failures, lines, rolled, to_initial, replays);
+  EXPECT_EQ(lines, failures); // every failure had its recovery line, checked
+  EXPECT_GE(failures, 300);
+  EXPECT_GT(rolled, failures); // failures cascade to other units
+  EXPECT_GT(to_initial, 0);
+  EXPECT_GT(replays, 0);
 }
