@@ -6,6 +6,8 @@
  * cluster unit carry the unit's epoch only. */
 #include "protocols/independent/process.hpp"
 
+#include <fmt/format.h>
+
 #include <stdexcept>
 #include <unordered_map>
 
@@ -176,6 +178,8 @@ std::size_t Process::log_size() const {
 void Process::count_log(NodeContext& ctx, std::int64_t delta) {
   if (delta == 0) return;
   Stats& st = ctx.stats();
+  // Per node too: a restarted node takes its dead incarnation's entries out of the total.
+  st.add(fmt::format("independent.log_entries.{}", self_), static_cast<double>(delta));
   st.add("independent.log_entries", static_cast<double>(delta));
   st.max("independent.log_entries_max", st.get("independent.log_entries"));
   st.max("independent.log_entries_node_max", static_cast<double>(log_size()));

@@ -20,6 +20,11 @@ void Process::on_failure_detected(NodeContext& ctx, const FailureNotice& notice)
 
 void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   period_ = ctx.timer_period("checkpoint_period");
+  // The log in the dead incarnation's memory is gone (statistics only: the restored log counts again).
+  const std::string mine = fmt::format("independent.log_entries.{}", self_);
+  const double lost = ctx.stats().get(mine);
+  ctx.stats().add(mine, -lost);
+  ctx.stats().add("independent.log_entries", -lost);
   restarting_ = true;
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
   waiting_for_.insert(own.id);

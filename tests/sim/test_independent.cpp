@@ -216,6 +216,9 @@ TEST(IndependentScripted, DominoEffectTakesBothProcessesBackToTheirInitialStates
   EXPECT_EQ(rec[0]["rolled_over"], 5);
   EXPECT_EQ(rec[0]["max_depth"], 3);
   EXPECT_TRUE(s.seen.replays.empty()); // every send is undone: nothing to re-send
+  // No GC: at the end each process' log holds the 3 messages its final execution sent (the
+  // restarted B's lost log is not counted twice).
+  EXPECT_EQ(s.result.document["stats"]["counters"]["independent.log_entries"], 6);
 }
 
 TEST(IndependentScripted, OneStepRollbackLeavesTheThirdProcessAlone) {
@@ -226,6 +229,7 @@ TEST(IndependentScripted, OneStepRollbackLeavesTheThirdProcessAlone) {
   ASSERT_EQ(rec.size(), 1u);
   EXPECT_EQ(rec[0]["units_rolled_back"], 2);
   EXPECT_EQ(rec[0]["to_initial"], 0);
+  EXPECT_EQ(s.result.document["stats"]["counters"]["independent.log_entries"], 5); // a b c d e, no GC
 }
 
 namespace {
