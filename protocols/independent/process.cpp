@@ -34,29 +34,27 @@ void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& ms
       {"COMMIT", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_commit(c, b); }},
       {"RECOVER_REQ", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_recover_req(c, b); }},
       {"ROLLBACK", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_rollback(c, b); }},
-      {"GC",
-       [](Process& p, NodeContext& c, NodeId, const Body& b) {
-         // Checkpoints below the line can never be restored; log entries whose delivery the
-         // receiver's checkpoint on the line holds can never be asked for again.
-         for (auto it = p.stored_.begin(); it != p.stored_.end() && *it < b.line[p.unit_];) {
-           c.discard_checkpoint(static_cast<std::uint64_t>(*it));
-           it = p.stored_.erase(it);
-         }
-         std::int64_t dropped = 0;
-         for (const auto& [receiver, below] : b.channels) {
-           auto log = p.cur_.log.find(receiver);
-           if (log == p.cur_.log.end()) continue;
-           for (auto e = log->second.begin(); e != log->second.end() && e->first < below;) {
-             e = log->second.erase(e);
-             dropped++;
-           }
-         }
-         p.count_log(c, -dropped);
-       }},
+      {"GC", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_gc(c, b); }},
   };
   auto it = handlers.find(msg.type);
   if (it == handlers.end()) throw std::logic_error("independent: unknown control message " + msg.type);
   it->second(*this, ctx, from, body(msg));
+}
+
+void Process::on_gc(NodeContext& ctx, const Body& b) {
+  // Checkpoints below the line can never be restored; log entries whose delivery the receiver's
+  // checkpoint on the line holds can never be asked for again.
+  for (auto it = stored_.begin(); it != stored_.end() && *it < b.line[static_cast<std::size_t>(unit_)];) {
+    ctx.discard_checkpoint(static_cast<std::uint64_t>(*it));
+    it = stored_.erase(it);
+  }
+  std::int64_t dropped = 0;
+  for (const auto& [receiver, below] : b.channels) {
+    auto log = cur_.log.find(receiver);
+    if (log == cur_.log.end()) continue;
+    for (auto e = log->second.begin(); e != log->second.end() && e->first < below; dropped++) e = log->second.erase(e);
+  }
+  count_log(ctx, -dropped);
 }
 
 void Process::update_app(NodeContext& ctx) {

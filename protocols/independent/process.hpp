@@ -58,7 +58,8 @@ class Process : public Agent {
   bool recovering() const override { return holding_ || loading_ || restarting_; }
 
  private:
-  // ---- process.cpp: application messages ----
+  // ---- process.cpp: application messages, garbage collection ----
+  void on_gc(NodeContext& ctx, const Body& b);
   void receive_inter(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb);
   void deliver_ready(NodeContext& ctx, NodeId src);
   bool orphan(int unit, std::uint64_t epoch, std::int64_t interval) const;
