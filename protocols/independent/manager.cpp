@@ -1,0 +1,213 @@
+#include "protocols/independent/manager.hpp"
+
+#include <cmath>
+
+namespace ckptsim::independent {
+
+namespace {
+constexpr int kGcTimer = 1;
+
+nlohmann::ordered_json line_json(const Line& line) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::array();
+  for (const auto& l : line) j.push_back(l ? nlohmann::ordered_json(*l) : nlohmann::ordered_json(nullptr));
+  return j;
+}
+} // namespace
+
+void RecoveryManager::on_start(NodeContext& ctx) {
+  const auto n = static_cast<std::size_t>(units_.count());
+  records_.resize(n);
+  max_number_.assign(n, 0);
+  epochs_.assign(n, 0);
+  history_.resize(n);
+  gc_period_ = ctx.timer_period("gc_period");
+  if (std::isfinite(gc_period_)) ctx.set_timer(kGcTimer, ctx.now() + gc_period_);
+  record_storage(ctx);
+}
+
+void RecoveryManager::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
+  const Body& b = body(msg);
+  if (msg.type == "CKPT_RECORD") {
+    const auto u = static_cast<std::size_t>(b.get("unit"));
+    const std::int64_t number = b.get("number");
+    records_[u][number] = Record{b.deps, b.pairs, static_cast<double>(b.get("bytes"))};
+    max_number_[u] = std::max(max_number_[u], number);
+    record_storage(ctx);
+  } else if (msg.type == "STATE") {
+    if (!active_ || computed_ || static_cast<FailureId>(b.get("failure")) != failure_) return;
+    states_[from] = NodeState{b.deps, b.channels};
+    if (states_.size() + 1 == static_cast<std::size_t>(ctx.layout().num_nodes())) compute(ctx);
+  } else if (msg.type == "RESTARTED") {
+    const auto f = static_cast<FailureId>(b.get("failure"));
+    if (f > failure_) start(ctx, f, from); // the restart came before the failure notice
+    if (f != failure_) return;
+    victim_restarted_ = true;
+    if (computed_) send_order(ctx, victim_);
+  }
+}
+
+void RecoveryManager::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
+  if (notice.id > failure_) start(ctx, notice.id, notice.victim);
+}
+
+void RecoveryManager::start(NodeContext& ctx, FailureId id, NodeId victim) {
+  // One failure at a time (the engine defers the others): a new one means the last is over.
+  active_ = true;
+  failure_ = id;
+  victim_ = victim;
+  states_.clear();
+  computed_ = false;
+  victim_restarted_ = false;
+  auto b = std::make_shared<Body>();
+  b->ints = {{"failure", static_cast<std::int64_t>(id)}};
+  for (NodeId n = 0; n < ctx.layout().num_nodes(); n++)
+    if (n != victim) ctx.send_control(n, control("RECOVER_REQ", b));
+  if (ctx.layout().num_nodes() == 1) compute(ctx);
+}
+
+std::vector<UnitView> RecoveryManager::views() const {
+  std::vector<UnitView> v(static_cast<std::size_t>(units_.count()));
+  for (std::size_t u = 0; u < v.size(); u++) {
+    for (const auto& [number, rec] : records_[u]) v[u].checkpoints.push_back({number, rec.deps});
+    v[u].current.assign(v.size(), -1);
+  }
+  return v;
+}
+
+void RecoveryManager::compute(NodeContext& ctx) {
+  computed_ = true;
+  auto v = views();
+  for (const auto& [node, st] : states_) { // a unit's state depends on what any of its members delivered
+    auto& cur = v[static_cast<std::size_t>(units_.unit_of(node))].current;
+    for (std::size_t w = 0; w < st.deps.size(); w++) cur[w] = std::max(cur[w], st.deps[w]);
+  }
+  const int failed = units_.unit_of(victim_);
+  v[static_cast<std::size_t>(failed)].failed = true;
+  const LineResult r = recovery_line(v);
+  line_ = r.restored;
+  for (std::size_t u = 0; u < line_.size(); u++) {
+    if (!line_[u]) continue;
+    epochs_[u]++;
+    history_[u].emplace_back(epochs_[u], *line_[u]);
+    std::erase_if(records_[u], [&](const auto& item) { return item.first > *line_[u]; });
+  }
+  Stats& st = ctx.stats();
+  st.add("independent.recoveries");
+  st.add("independent.rollbacks", r.units_rolled_back());
+  st.add("independent.rolled_over", r.total_rolled_over());
+  st.max("independent.max_depth", r.max_depth());
+  st.add("independent.to_initial", r.units_to_initial());
+  st.record("independent.recoveries", {{"failure", failure_},
+                                       {"date", ctx.now()},
+                                       {"victim", victim_},
+                                       {"units_rolled_back", r.units_rolled_back()},
+                                       {"rolled_over", r.total_rolled_over()},
+                                       {"max_depth", r.max_depth()},
+                                       {"to_initial", r.units_to_initial()},
+                                       {"line", line_json(line_)}});
+  ctx.trace_event(0, "recovery_line",
+                  {{"failure", failure_},
+                   {"victim", victim_},
+                   {"failed_unit", failed},
+                   {"line", line_json(line_)},
+                   {"rolled_over", r.rolled_over}});
+  record_storage(ctx);
+  for (NodeId n = 0; n < ctx.layout().num_nodes(); n++)
+    if (n != victim_) send_order(ctx, n);
+  if (victim_restarted_) send_order(ctx, victim_);
+}
+
+std::uint64_t RecoveryManager::expected_at(const Line& line, NodeId receiver, NodeId sender) const {
+  const auto u = static_cast<std::size_t>(units_.unit_of(receiver));
+  if (line[u]) { // what its checkpoint on the line had delivered
+    if (*line[u] == 0) return 0;
+    const auto& pairs = records_[u].at(*line[u]).pairs;
+    auto it = pairs.find({receiver, sender});
+    return it == pairs.end() ? 0 : it->second;
+  }
+  auto st = states_.find(receiver);
+  if (st == states_.end()) return 0;
+  auto it = st->second.expected.find(sender);
+  return it == st->second.expected.end() ? 0 : it->second;
+}
+
+void RecoveryManager::send_order(NodeContext& ctx, NodeId node) {
+  const int u = units_.unit_of(node);
+  const auto& recs = records_[static_cast<std::size_t>(u)];
+  auto b = std::make_shared<Body>();
+  b->ints = {{"failure", static_cast<std::int64_t>(failure_)}, {"committed", recs.empty() ? 0 : recs.rbegin()->first}};
+  for (const auto& l : line_) b->line.push_back(l ? *l : -1);
+  b->epochs = epochs_;
+  // The channels from this node that a rollback touched (its unit's or the receiver's): the
+  // receiver lost deliveries, or this node lost sends; it re-sends from what the receiver keeps.
+  for (NodeId y = 0; y < ctx.layout().num_nodes(); y++) {
+    const int uy = units_.unit_of(y);
+    if (uy == u || (!line_[static_cast<std::size_t>(u)] && !line_[static_cast<std::size_t>(uy)])) continue;
+    b->channels[y] = expected_at(line_, y, node);
+  }
+  if (node == victim_) { // it lost its memory: the stable knowledge comes with its order
+    b->ints["next_number"] = max_number_[static_cast<std::size_t>(u)] + 1;
+    b->history = history_;
+    for (const auto& [number, rec] : recs) b->stored.push_back(number);
+  }
+  ctx.send_control(node, control("ROLLBACK", b));
+}
+
+void RecoveryManager::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
+  if (notice.id != failure_) return;
+  active_ = false;
+  if (gc_due_) run_gc(ctx);
+}
+
+void RecoveryManager::on_timer(NodeContext& ctx, int id) {
+  if (id != kGcTimer) return;
+  ctx.set_timer(kGcTimer, ctx.now() + gc_period_);
+  if (active_)
+    gc_due_ = true; // after the recovery
+  else
+    run_gc(ctx);
+}
+
+void RecoveryManager::run_gc(NodeContext& ctx) {
+  gc_due_ = false;
+  const std::size_t before = stored();
+  const Line line = gc_line(views()).restored;
+  for (std::size_t u = 0; u < line.size(); u++)
+    std::erase_if(records_[u], [&](const auto& item) { return item.first < *line[u]; });
+  const std::size_t after = stored();
+  ctx.stats().add("independent.gcs");
+  ctx.stats().record("independent.gc", {{"date", ctx.now()}, {"stored_before", before}, {"stored_after", after}});
+  ctx.trace_event(0, "gc", {{"line", line_json(line)}, {"before", before}, {"after", after}});
+  record_storage(ctx);
+  for (NodeId n = 0; n < ctx.layout().num_nodes(); n++) {
+    auto b = std::make_shared<Body>();
+    for (const auto& l : line) b->line.push_back(*l);
+    // Log entries whose delivery the receiver's checkpoint on the line holds are never re-sent.
+    for (NodeId y = 0; y < ctx.layout().num_nodes(); y++) {
+      if (units_.unit_of(y) == units_.unit_of(n)) continue;
+      const std::uint64_t below = expected_at(line, y, n); // every unit is on the line: records only
+      if (below > 0) b->channels[y] = below;
+    }
+    ctx.send_control(n, control("GC", b));
+  }
+}
+
+std::size_t RecoveryManager::stored() const {
+  std::size_t n = 0;
+  for (const auto& r : records_) n += r.size();
+  return n;
+}
+
+void RecoveryManager::record_storage(NodeContext& ctx) const {
+  double bytes = 0;
+  for (const auto& r : records_)
+    for (const auto& [number, rec] : r) bytes += rec.bytes;
+  Stats& st = ctx.stats();
+  const auto n = static_cast<double>(stored());
+  st.set("independent.stored", n);
+  st.max("independent.stored_max", n);
+  st.set("independent.stored_bytes", bytes);
+  st.max("independent.stored_bytes_max", bytes);
+}
+
+} // namespace ckptsim::independent

@@ -1,0 +1,186 @@
+/* Application messages under independent checkpointing. A message to another unit carries the
+ * sender unit's epoch and interval and its index on the channel; the sender logs it. The
+ * receiver drops the orphans of a rolled-back sender (sent in an interval its rollback undid),
+ * delivers each channel in index order (an early message waits for the gap to fill, a message
+ * already delivered is a duplicate) and raises D[sender unit] to the interval. Messages inside a
+ * cluster unit carry the unit's epoch only. */
+#include "protocols/independent/process.hpp"
+
+#include <fmt/format.h>
+
+#include <stdexcept>
+#include <unordered_map>
+
+namespace ckptsim::independent {
+
+Process::Process(const Units& units, NodeId self, NodeId manager)
+    : units_(units)
+    , self_(self)
+    , unit_(units.unit_of(self))
+    , manager_(manager)
+    , leader_(units.leader(units.unit_of(self)) == self)
+    , members_(static_cast<int>(units.members(units.unit_of(self)).size())) {
+  cur_.deps.assign(static_cast<std::size_t>(units.count()), -1);
+  epochs_.assign(static_cast<std::size_t>(units.count()), 0);
+  history_.resize(static_cast<std::size_t>(units.count()));
+}
+
+void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
+  using Handler = void (*)(Process&, NodeContext&, NodeId, const Body&);
+  static const std::unordered_map<std::string, Handler> handlers{
+      {"INIT", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_init(c, b); }},
+      {"FLUSH", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_flush(c, b); }},
+      {"ACK", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_ack(c, f, b); }},
+      {"COMMIT", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_commit(c, b); }},
+      {"RECOVER_REQ", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_recover_req(c, b); }},
+      {"ROLLBACK", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_rollback(c, b); }},
+      {"GC", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_gc(c, b); }},
+  };
+  auto it = handlers.find(msg.type);
+  if (it == handlers.end()) throw std::logic_error("independent: unknown control message " + msg.type);
+  it->second(*this, ctx, from, body(msg));
+}
+
+void Process::on_gc(NodeContext& ctx, const Body& b) {
+  // Checkpoints below the line can never be restored; log entries whose delivery the receiver's
+  // checkpoint on the line holds can never be asked for again.
+  for (auto it = stored_.begin(); it != stored_.end() && *it < b.line[static_cast<std::size_t>(unit_)];) {
+    ctx.discard_checkpoint(static_cast<std::uint64_t>(*it));
+    it = stored_.erase(it);
+  }
+  std::int64_t dropped = 0;
+  for (const auto& [receiver, below] : b.channels) {
+    auto log = cur_.log.find(receiver);
+    if (log == cur_.log.end()) continue;
+    for (auto e = log->second.begin(); e != log->second.end() && e->first < below; dropped++) e = log->second.erase(e);
+  }
+  count_log(ctx, -dropped);
+}
+
+void Process::update_app(NodeContext& ctx) {
+  const bool hold = part_.number != 0 || holding_ || loading_ || restarting_ || !waiting_for_.empty();
+  if (hold)
+    ctx.pause_app();
+  else
+    ctx.resume_app();
+}
+
+bool Process::idle() const {
+  if (part_.number != 0 || round_.number != 0 || recovering() || !waiting_for_.empty()) return false;
+  if (!held_.empty() || !early_intra_.empty() || !resend_from_.empty()) return false;
+  for (const auto& [src, q] : early_)
+    if (!q.empty()) return false;
+  return true;
+}
+
+void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) {
+  auto pb = std::make_shared<Piggyback>();
+  pb->epoch = epochs_[static_cast<std::size_t>(unit_)];
+  if (units_.unit_of(msg.dst) == unit_) {
+    ctx.send_app(msg, pb);
+    return;
+  }
+  pb->inter = true;
+  pb->interval = cur_.interval;
+  pb->index = cur_.sent[msg.dst]++;
+  cur_.log[msg.dst][pb->index] = LogEntry{msg, pb};
+  count_log(ctx, 1);
+  ctx.send_app(msg, pb);
+}
+
+void Process::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
+  if (holding_ || loading_ || restarting_) { // the recovery decides what becomes of it
+    held_.emplace_back(msg, pb);
+    return;
+  }
+  const auto& p = static_cast<const Piggyback&>(*pb);
+  if (p.inter) {
+    receive_inter(ctx, msg, pb);
+    return;
+  }
+  const std::uint64_t mine = epochs_[static_cast<std::size_t>(unit_)];
+  if (p.epoch < mine) { // sent by an execution of this unit that a rollback undid
+    ctx.stats().add("independent.stale_dropped");
+  } else if (p.epoch > mine) { // sent after a rollback of this unit this node has not applied yet
+    early_intra_.emplace_back(msg, pb);
+  } else {
+    ctx.deliver(msg, pb);
+  }
+}
+
+bool Process::orphan(int unit, std::uint64_t epoch, std::int64_t interval) const {
+  for (const auto& [after, restored] : history_[static_cast<std::size_t>(unit)])
+    if (after > epoch && interval >= restored) return true;
+  return false;
+}
+
+void Process::receive_inter(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
+  const auto& p = static_cast<const Piggyback&>(*pb);
+  const int from = units_.unit_of(msg.src);
+  if (p.epoch > epochs_[static_cast<std::size_t>(from)]) {
+    // Its sender applied a rollback this node has not heard of: it waits for the next order.
+    held_.emplace_back(msg, pb);
+    return;
+  }
+  if (orphan(from, p.epoch, p.interval)) {
+    ctx.stats().add("independent.orphans_dropped");
+    ctx.trace_event(1, "orphan_dropped",
+                    {{"src", msg.src}, {"seq", msg.seq}, {"interval", p.interval}, {"epoch", p.epoch}});
+    return;
+  }
+  const std::uint64_t next = cur_.expected[msg.src];
+  if (p.index < next) {
+    ctx.stats().add("independent.duplicates_dropped");
+    return;
+  }
+  early_[msg.src].emplace(p.index, std::make_pair(msg, pb)); // a re-send may bring an index twice: first kept
+  deliver_ready(ctx, msg.src);
+}
+
+void Process::deliver_ready(NodeContext& ctx, NodeId src) {
+  auto& q = early_[src];
+  std::uint64_t& next = cur_.expected[src];
+  while (!q.empty() && q.begin()->first <= next) {
+    auto [msg, pb] = q.begin()->second;
+    const bool due = q.begin()->first == next;
+    q.erase(q.begin());
+    if (!due) continue; // a duplicate that waited
+    next++;
+    const auto& p = static_cast<const Piggyback&>(*pb);
+    auto& d = cur_.deps[static_cast<std::size_t>(units_.unit_of(src))];
+    d = std::max(d, p.interval);
+    ctx.deliver(msg, pb);
+  }
+  if (q.empty()) early_.erase(src);
+}
+
+void Process::purge_orphans(NodeContext& ctx) {
+  for (auto it = early_.begin(); it != early_.end();) {
+    const int from = units_.unit_of(it->first);
+    std::erase_if(it->second, [&](const auto& item) {
+      const auto& p = static_cast<const Piggyback&>(*item.second.second);
+      const bool gone = orphan(from, p.epoch, p.interval);
+      if (gone) ctx.stats().add("independent.orphans_dropped");
+      return gone;
+    });
+    it = it->second.empty() ? early_.erase(it) : std::next(it);
+  }
+}
+
+std::size_t Process::log_size() const {
+  std::size_t n = 0;
+  for (const auto& [dst, entries] : cur_.log) n += entries.size();
+  return n;
+}
+
+void Process::count_log(NodeContext& ctx, std::int64_t delta) {
+  if (delta == 0) return;
+  Stats& st = ctx.stats();
+  // Per node too: a restarted node takes its dead incarnation's entries out of the total.
+  st.add(fmt::format("independent.log_entries.{}", self_), static_cast<double>(delta));
+  st.add("independent.log_entries", static_cast<double>(delta));
+  st.max("independent.log_entries_max", st.get("independent.log_entries"));
+  st.max("independent.log_entries_node_max", static_cast<double>(log_size()));
+}
+
+} // namespace ckptsim::independent
