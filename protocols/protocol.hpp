@@ -201,8 +201,9 @@ bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallbac
 
 /** @brief Message logs in volatile memory, summed over the nodes, under names every protocol
  *  shares (counters log.entries, log.bytes and their maxima log.entries_max, log.bytes_max), so
- *  that protocols are compared on one figure: call with the change of this node's log. */
-void count_logged(Stats& stats, double entries_delta, double bytes_delta);
+ *  that protocols are compared on one figure: call with what node @p node's log holds now (a
+ *  restarted node calls it with its restored log, which replaces its dead incarnation's). */
+void count_logged(Stats& stats, NodeId node, double entries, double bytes);
 
 using ProtocolFactory = std::function<std::unique_ptr<ProtocolModule>(const ProtocolSetup&)>;
 

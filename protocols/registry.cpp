@@ -6,11 +6,9 @@
 
 namespace ckptsim {
 
-void count_logged(Stats& stats, double entries_delta, double bytes_delta) {
-  stats.add("log.entries", entries_delta);
-  stats.add("log.bytes", bytes_delta);
-  stats.max("log.entries_max", stats.get("log.entries"));
-  stats.max("log.bytes_max", stats.get("log.bytes"));
+void count_logged(Stats& stats, NodeId node, double entries, double bytes) {
+  stats.level("log.entries", node, entries);
+  stats.level("log.bytes", node, bytes);
 }
 
 bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallback) {

@@ -93,7 +93,8 @@ class Node : public Agent {
   void replay(NodeContext& ctx, int to_cluster, Sn s);
   /** @brief Re-sends a logged message, under the sender cluster's epoch @p epoch. */
   void resend(NodeContext& ctx, const LogEntry& e, std::uint64_t epoch);
-  void count_log(NodeContext& ctx, int delta);
+  /** @brief Counts what log_ holds now (after any change to it). */
+  void count_log(NodeContext& ctx);
 
   // ---- node_recovery.cpp: failures, rollbacks, alerts ----
   void on_rollback_order(NodeContext& ctx, const Body& b);
@@ -145,7 +146,6 @@ class Node : public Agent {
 
   // Volatile.
   std::vector<LogEntry> log_;
-  double log_bytes_ = 0;                                       // payload bytes of log_ as last counted (count_log)
   std::deque<std::pair<AppMessage, PayloadPtr>> inbox_;        // inter-cluster messages not delivered yet
   std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this cluster
   std::set<std::pair<int, Sn>> force_asked_;                   // forced CLCs requested since the last commit

@@ -21,7 +21,7 @@ void Node::on_app_send(NodeContext& ctx, const AppMessage& msg) {
   pb->view = known_epoch(to);
   if (options_.transitive) pb->ddv = cur_.ddv;
   log_.push_back(LogEntry{msg, cur_.sn, epoch_, to, std::nullopt, pb->ddv});
-  count_log(ctx, 1);
+  count_log(ctx);
   ctx.send_app(msg, pb);
 }
 
@@ -154,14 +154,16 @@ void Node::resend(NodeContext& ctx, const LogEntry& e, std::uint64_t epoch) {
   ctx.stats().add_cluster("hc3i.replays", cluster_);
 }
 
-void Node::count_log(NodeContext& ctx, int delta) {
+void Node::count_log(NodeContext& ctx) {
   Stats& st = ctx.stats();
+  // The change against what this node was counted for: after a restart, what its dead
+  // incarnation held (its log died with it), so a restored log is not counted twice.
+  const double change = static_cast<double>(log_.size()) - st.level_of("log.entries", self_);
   double bytes = 0;
   for (const auto& e : log_) bytes += e.msg.size;
-  if (delta != 0 || bytes != log_bytes_) count_logged(st, delta, bytes - log_bytes_);
-  log_bytes_ = bytes;
-  if (delta == 0) return;
-  st.add_cluster("hc3i.logged", cluster_, delta);
+  count_logged(st, self_, static_cast<double>(log_.size()), bytes);
+  if (change == 0) return;
+  st.add_cluster("hc3i.logged", cluster_, change);
   st.max_cluster("hc3i.logged_max", cluster_, st.cluster_values("hc3i.logged")[static_cast<std::size_t>(cluster_)]);
   // The report's "at most 4 logged messages" is per node.
   st.max_cluster("hc3i.logged_node_max", cluster_, static_cast<double>(log_.size()));

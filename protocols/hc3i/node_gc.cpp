@@ -96,10 +96,9 @@ void Node::apply_gc(NodeContext& ctx, const Body& b) {
   for (const auto& clc : clcs_)
     if (clc.sn < worst) ctx.discard_checkpoint(clc.sn);
   std::erase_if(clcs_, [worst](const StoredClc& c) { return c.sn < worst; });
-  const int before = static_cast<int>(log_.size());
   std::erase_if(log_,
                 [&](const LogEntry& e) { return e.ack && *e.ack < b.ddv[static_cast<std::size_t>(e.dst_cluster)]; });
-  count_log(ctx, static_cast<int>(log_.size()) - before);
+  count_log(ctx);
   record_storage(ctx);
 }
 

@@ -125,9 +125,8 @@ void Node::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, con
     return;
   }
   ctx.restore(ctx.initial_snapshot(), reason);
-  const auto dropped = static_cast<int>(log_.size());
   log_.clear();
-  count_log(ctx, -dropped);
+  count_log(ctx);
   cur_ = SavedState{};
   cur_.ddv.assign(static_cast<std::size_t>(clusters_), 0);
   restored(ctx);
@@ -137,7 +136,6 @@ void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) 
   if (!loading_) return;
   const auto& st = std::any_cast<const SavedState&>(s.protocol);
   ctx.restore(s, fmt::format("hc3i rollback of cluster {} to CLC {}", cluster_, number));
-  const int before = static_cast<int>(log_.size());
   if (restarting_) {
     // The log in volatile memory was lost with the node: the CLC's copy, whose acknowledgements
     // may be stale (a receiver that rolled back since re-acknowledged with a newer SN): they
@@ -147,7 +145,7 @@ void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) 
   } else { // the messages sent after the CLC are undone: their log entries go
     std::erase_if(log_, [number](const LogEntry& e) { return e.sn >= number; });
   }
-  count_log(ctx, static_cast<int>(log_.size()) - before);
+  count_log(ctx);
   cur_ = st;
   cur_.log.clear();
   restored(ctx);

@@ -48,13 +48,12 @@ void Process::on_gc(NodeContext& ctx, const Body& b) {
     ctx.discard_checkpoint(static_cast<std::uint64_t>(*it));
     it = stored_.erase(it);
   }
-  std::int64_t dropped = 0;
   for (const auto& [receiver, below] : b.channels) {
     auto log = cur_.log.find(receiver);
     if (log == cur_.log.end()) continue;
-    for (auto e = log->second.begin(); e != log->second.end() && e->first < below; dropped++) e = log->second.erase(e);
+    for (auto e = log->second.begin(); e != log->second.end() && e->first < below;) e = log->second.erase(e);
   }
-  count_log(ctx, -dropped);
+  count_log(ctx);
 }
 
 void Process::update_app(NodeContext& ctx) {
@@ -84,7 +83,7 @@ void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) {
   pb->interval = cur_.interval;
   pb->index = cur_.sent[msg.dst]++;
   cur_.log[msg.dst][pb->index] = LogEntry{msg, pb};
-  count_log(ctx, 1);
+  count_log(ctx);
   ctx.send_app(msg, pb);
 }
 
@@ -167,20 +166,18 @@ void Process::purge_orphans(NodeContext& ctx) {
   }
 }
 
-std::size_t Process::log_size() const {
-  std::size_t n = 0;
-  for (const auto& [dst, entries] : cur_.log) n += entries.size();
-  return n;
-}
-
-void Process::count_log(NodeContext& ctx, std::int64_t delta) {
-  if (delta == 0) return;
-  Stats& st = ctx.stats();
-  // Per node too: a restarted node takes its dead incarnation's entries out of the total.
-  st.add(fmt::format("independent.log_entries.{}", self_), static_cast<double>(delta));
-  st.add("independent.log_entries", static_cast<double>(delta));
-  st.max("independent.log_entries_max", st.get("independent.log_entries"));
-  st.max("independent.log_entries_node_max", static_cast<double>(log_size()));
+void Process::count_log(NodeContext& ctx) {
+  // The shared log levels (log.entries / log.bytes): a restarted node's level replaces its dead
+  // incarnation's, so a restored log is not counted twice.
+  double bytes = 0;
+  std::size_t entries = 0;
+  for (const auto& [dst, log] : cur_.log)
+    for (const auto& [index, e] : log) {
+      bytes += e.msg.size;
+      entries++;
+    }
+  count_logged(ctx.stats(), self_, static_cast<double>(entries), bytes);
+  ctx.stats().max("independent.log_entries_node_max", static_cast<double>(entries));
 }
 
 } // namespace ckptsim::independent

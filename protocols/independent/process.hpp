@@ -64,8 +64,8 @@ class Process : public Agent {
   void deliver_ready(NodeContext& ctx, NodeId src);
   bool orphan(int unit, std::uint64_t epoch, std::int64_t interval) const;
   void purge_orphans(NodeContext& ctx);
-  void count_log(NodeContext& ctx, std::int64_t delta);
-  std::size_t log_size() const;
+  /** @brief Counts what the log holds now (after any change to it). */
+  void count_log(NodeContext& ctx);
   void update_app(NodeContext& ctx);
 
   // ---- process_ckpt.cpp: the unit's checkpoints ----

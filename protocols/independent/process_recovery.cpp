@@ -20,11 +20,7 @@ void Process::on_failure_detected(NodeContext& ctx, const FailureNotice& notice)
 
 void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   period_ = ctx.timer_period("checkpoint_period");
-  // The log in the dead incarnation's memory is gone (statistics only: the restored log counts again).
-  const std::string mine = fmt::format("independent.log_entries.{}", self_);
-  const double lost = ctx.stats().get(mine);
-  ctx.stats().add(mine, -lost);
-  ctx.stats().add("independent.log_entries", -lost);
+  count_log(ctx); // the log in the dead incarnation's memory is gone
   restarting_ = true;
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
   waiting_for_.insert(own.id);
@@ -89,8 +85,8 @@ void Process::on_rollback(NodeContext& ctx, const Body& b) {
   }
   ctx.restore(ctx.initial_snapshot(),
               fmt::format("independent: unit {} back to checkpoint 0, the initial state (failure {})", unit_, f));
-  count_log(ctx, -static_cast<std::int64_t>(log_size()));
   cur_ = SavedState{};
+  count_log(ctx);
   cur_.deps.assign(static_cast<std::size_t>(units_.count()), -1);
   early_.clear(); // this node expects from the restored indices again: the senders re-send
   loading_ = false;
@@ -101,9 +97,8 @@ void Process::on_rollback(NodeContext& ctx, const Body& b) {
 void Process::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
   if (!loading_) return;
   ctx.restore(s, fmt::format("independent: unit {} back to checkpoint {} (failure {})", unit_, number, generation_));
-  const auto before = static_cast<std::int64_t>(log_size());
   cur_ = std::any_cast<const SavedState&>(s.protocol);
-  count_log(ctx, static_cast<std::int64_t>(log_size()) - before);
+  count_log(ctx);
   early_.clear();
   loading_ = false;
   rearm_ = true;

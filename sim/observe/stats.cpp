@@ -4,6 +4,20 @@
 
 namespace ckptsim {
 
+void Stats::level(const std::string& name, int node, double value) {
+  double& mine = levels_[name][node];
+  counters_[name] += value - mine;
+  mine = value;
+  max(name + "_max", counters_[name]);
+}
+
+double Stats::level_of(const std::string& name, int node) const {
+  auto it = levels_.find(name);
+  if (it == levels_.end()) return 0.0;
+  auto n = it->second.find(node);
+  return n == it->second.end() ? 0.0 : n->second;
+}
+
 void Stats::max(const std::string& name, double value) {
   auto [it, inserted] = counters_.try_emplace(name, value);
   if (!inserted) it->second = std::max(it->second, value);

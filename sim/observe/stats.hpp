@@ -23,6 +23,12 @@ class Stats {
   void max(const std::string& name, double value);
   double get(const std::string& name) const;
 
+  /** @brief Sets what node @p node holds now (its message log...): counter @p name is the sum over
+   *  the nodes, @p name + "_max" its peak. A node's new level replaces its previous one, so a
+   *  restarted node setting its level replaces what its dead incarnation held. */
+  void level(const std::string& name, int node, double value);
+  double level_of(const std::string& name, int node) const;
+
   /** @brief Adds to a per-cluster counter ("hc3i.forced_clc"[cluster]). */
   void add_cluster(const std::string& name, int cluster, double value = 1);
   void max_cluster(const std::string& name, int cluster, double value);
@@ -44,6 +50,7 @@ class Stats {
   std::map<std::string, std::vector<double>> per_cluster_;
   std::map<std::string, std::vector<std::vector<double>>> matrices_;
   std::map<std::string, std::vector<nlohmann::json>> series_;
+  std::map<std::string, std::map<int, double>> levels_; // name -> node -> level (the counters hold the sums)
 };
 
 } // namespace ckptsim

@@ -218,7 +218,7 @@ TEST(IndependentScripted, DominoEffectTakesBothProcessesBackToTheirInitialStates
   EXPECT_TRUE(s.seen.replays.empty()); // every send is undone: nothing to re-send
   // No GC: at the end each process' log holds the 3 messages its final execution sent (the
   // restarted B's lost log is not counted twice).
-  EXPECT_EQ(s.result.document["stats"]["counters"]["independent.log_entries"], 6);
+  EXPECT_EQ(s.result.document["stats"]["counters"]["log.entries"], 6);
 }
 
 TEST(IndependentScripted, OneStepRollbackLeavesTheThirdProcessAlone) {
@@ -229,7 +229,7 @@ TEST(IndependentScripted, OneStepRollbackLeavesTheThirdProcessAlone) {
   ASSERT_EQ(rec.size(), 1u);
   EXPECT_EQ(rec[0]["units_rolled_back"], 2);
   EXPECT_EQ(rec[0]["to_initial"], 0);
-  EXPECT_EQ(s.result.document["stats"]["counters"]["independent.log_entries"], 5); // a b c d e, no GC
+  EXPECT_EQ(s.result.document["stats"]["counters"]["log.entries"], 5); // a b c d e, no GC
 }
 
 namespace {
@@ -329,8 +329,7 @@ TEST(IndependentGc, StoredCheckpointsStayBoundedAndLaterFailuresRecover) {
     const auto& st = r.document["stats"]["counters"];
     const auto& no_gc = ref.document["stats"]["counters"];
     EXPECT_LT(3 * st["independent.stored_max"].get<double>(), no_gc["independent.stored_max"].get<double>()) << seed;
-    EXPECT_LT(2 * st["independent.log_entries_max"].get<double>(), no_gc["independent.log_entries_max"].get<double>())
-        << seed;
+    EXPECT_LT(2 * st["log.entries_max"].get<double>(), no_gc["log.entries_max"].get<double>()) << seed;
     for (const auto& g : r.document["stats"]["series"]["independent.gc"])
       EXPECT_LE(g["stored_after"].get<int>(), g["stored_before"].get<int>());
     // Every recovery line is at or after the last GC line: what the collector removed was never needed.
