@@ -15,21 +15,8 @@
 using namespace ckptsim::testing;
 
 namespace {
-struct Output {
-  int status;
-  std::string out;
-};
-
-Output run(const std::string& args) {
-  std::string cmd = std::string(CKPTSIM_BINARY) + " compare " + args + " 2>&1";
-  Output o{-1, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  while (std::fgets(buf.data(), buf.size(), p)) o.out += buf.data();
-  int st = pclose(p);
-  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
-}
+using Output = CliOutput;
+Output run(const std::string& args) { return run_cli("compare " + args); }
 
 std::string write(const std::string& name, const nlohmann::json& doc) {
   const std::string path = temp_path(name);

@@ -14,21 +14,8 @@
 using namespace ckptsim::testing;
 
 namespace {
-struct Output {
-  int status;
-  std::string out;
-};
-
-Output run(const std::string& args) {
-  std::string cmd = "cd / && " + std::string(CKPTSIM_BINARY) + " " + args + " 2>&1";
-  Output o{-1, ""};
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 4096> buf;
-  while (std::fgets(buf.data(), buf.size(), p)) o.out += buf.data();
-  int st = pclose(p);
-  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-  return o;
-}
+using Output = CliOutput;
+Output run(const std::string& args) { return run_cli("" + args); }
 } // namespace
 
 TEST(Cli, DefaultScenarioRunsAndPrintsItsSummary) {

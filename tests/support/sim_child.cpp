@@ -6,13 +6,27 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
 #include <atomic>
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace ckptsim::testing {
+
+CliOutput run_cli(const std::string& args) {
+  const std::string cmd = "cd / && " + std::string(CKPTSIM_BINARY) + " " + args + " 2>&1";
+  CliOutput o;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return o;
+  std::array<char, 4096> buf;
+  while (std::fgets(buf.data(), buf.size(), p)) o.out += buf.data();
+  const int st = pclose(p);
+  o.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return o;
+}
 
 ChildResult run_in_child(const RunConfig& config) {
   int fds[2];

@@ -31,6 +31,15 @@ json small_application(int clusters, double mean, double total, double p_intra, 
 /** @brief A RunConfig from documents (protocol none, seed 1, no trace). */
 RunConfig make_config(json topology, json application, json timers = json::object());
 
+struct CliOutput {
+  int status = -1; // exit status (-1: killed)
+  std::string out; // stdout and stderr together
+};
+
+/** @brief Runs the ckptsim binary with @p args (a shell word list) from the root folder, so
+ *  relative paths would fail: what a user sees from any folder. */
+CliOutput run_cli(const std::string& args);
+
 /** @brief Reads a JSON-lines trace file. */
 std::vector<json> read_trace(const std::string& path);
 
