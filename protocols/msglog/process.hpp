@@ -56,7 +56,8 @@ class Process : public Agent {
   bool causal() const { return options_.variant == Variant::Causal; }
 
   // ---- process_app.cpp: application messages and determinants ----
-  void send_now(NodeContext& ctx, const AppMessage& msg);
+  /** @brief Puts a message on the wire; @p rsn: the deliveries it depends on. */
+  void send_now(NodeContext& ctx, const AppMessage& msg, std::uint64_t rsn);
   std::shared_ptr<Piggyback> piggyback(std::uint64_t idx, std::uint64_t rsn, NodeId dst) const;
   void release_held(NodeContext& ctx);
   /** @brief Files an arrived message (drops duplicates and stale ones), then delivers what may be. */

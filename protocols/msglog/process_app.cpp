@@ -15,7 +15,7 @@ void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) {
     ctx.stats().add("msglog.held");
     return;
   }
-  send_now(ctx, msg);
+  send_now(ctx, msg, st_.rsn);
 }
 
 std::shared_ptr<Piggyback> Process::piggyback(std::uint64_t idx, std::uint64_t rsn, NodeId dst) const {
@@ -34,13 +34,13 @@ std::shared_ptr<Piggyback> Process::piggyback(std::uint64_t idx, std::uint64_t r
   return pb;
 }
 
-void Process::send_now(NodeContext& ctx, const AppMessage& msg) {
+void Process::send_now(NodeContext& ctx, const AppMessage& msg, std::uint64_t rsn) {
   const std::uint64_t idx = st_.out_idx[msg.dst]++;
-  st_.log[msg.dst].push_back({msg, idx, st_.rsn});
+  st_.log[msg.dst].push_back({msg, idx, rsn});
   log_entries_ += 1;
   log_bytes_ += msg.size;
   account_log(ctx);
-  auto pb = piggyback(idx, st_.rsn, msg.dst);
+  auto pb = piggyback(idx, rsn, msg.dst);
   if (causal()) {
     ctx.stats().add("msglog.piggyback_dets", static_cast<double>(pb->dets.size()));
     ctx.stats().add("msglog.piggyback_bytes", pb->bytes());
@@ -56,7 +56,7 @@ void Process::release_held(NodeContext& ctx) {
     const double waited = ctx.now() - h.since;
     ctx.stats().add("msglog.hold_time", waited);
     ctx.stats().max("msglog.hold_max", waited);
-    send_now(ctx, h.msg);
+    send_now(ctx, h.msg, h.rsn); // it depends on the deliveries before the application sent it
   }
 }
 
