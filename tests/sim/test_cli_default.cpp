@@ -59,7 +59,7 @@ TEST(Cli, ProtocolsListsNoneAndUnknownProtocolFails) {
   EXPECT_EQ(bad.status, 2);
   // The valid names are listed (the list grows with the protocols: checked by name).
   EXPECT_NE(bad.out.find("unknown protocol \"nosuch\" (valid protocols: "), std::string::npos) << bad.out;
-  for (const char* name : {"cck", "coordinated", "hc3i", "independent", "none"})
+  for (const char* name : {"cck", "coordinated", "hc3i", "independent", "msglog", "none"})
     EXPECT_NE(bad.out.find(name, bad.out.find("valid protocols")), std::string::npos) << name << "\n" << bad.out;
 }
 

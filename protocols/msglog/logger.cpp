@@ -1,0 +1,57 @@
+#include "protocols/msglog/logger.hpp"
+
+#include <stdexcept>
+
+namespace ckptsim::msglog {
+
+void EventLogger::on_restart(NodeContext& /*ctx*/, const FailureNotice& /*own*/) {
+  throw std::logic_error("msglog: the event logger runs on the controller, which never fails");
+}
+
+void EventLogger::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
+  const Body& b = body(msg);
+  Proc& p = procs_.at(static_cast<std::size_t>(from));
+  if (b.inc < p.inc) return; // from an incarnation that failed since
+  p.inc = b.inc;
+  if (msg.type == "DET") {
+    for (const Det& d : b.dets)
+      if (d.rsn > p.ckpt_rsn) p.dets[d.rsn] = d;
+    while (p.dets.count(p.stable + 1)) p.stable++;
+    account(ctx, from);
+    auto a = std::make_shared<Body>();
+    a->inc = b.inc;
+    a->ints = {{"stable", p.stable}};
+    ctx.send_control(from, control("DET_ACK", a));
+  } else if (msg.type == "CKPT_DONE") {
+    if (b.get("number") > p.number) {
+      p.number = b.get("number");
+      p.ckpt_rsn = b.get("rsn");
+      const auto before = p.dets.size();
+      std::erase_if(p.dets, [&](const auto& item) { return item.first <= p.ckpt_rsn; });
+      ctx.stats().add("msglog.dets_collected", static_cast<double>(before - p.dets.size()));
+      p.stable = std::max(p.stable, p.ckpt_rsn);
+      while (p.dets.count(p.stable + 1)) p.stable++;
+      account(ctx, from);
+    }
+    auto a = std::make_shared<Body>();
+    a->inc = b.inc;
+    a->ints = {{"number", b.get("number")}};
+    ctx.send_control(from, control("CKPT_ACK", a));
+  } else if (msg.type == "REPLAY_REQ") {
+    auto a = std::make_shared<Body>();
+    a->inc = b.inc;
+    a->ints = {{"number", p.number}, {"rsn", p.ckpt_rsn}, {"stable", p.stable}};
+    for (const auto& [rsn, d] : p.dets)
+      if (rsn <= p.stable) a->dets.push_back(d);
+    ctx.send_control(from, control("REPLAY", a));
+  } else {
+    throw std::logic_error("msglog: the event logger got an unknown message " + msg.type);
+  }
+}
+
+void EventLogger::account(NodeContext& ctx, NodeId p) {
+  ledger_->set(ctx.stats(), "msglog.dets_held", p,
+               static_cast<double>(procs_[static_cast<std::size_t>(p)].dets.size()));
+}
+
+} // namespace ckptsim::msglog

@@ -1,0 +1,68 @@
+/* What msglog puts on the wire: the piggyback of application messages and the bodies of its
+ * control messages. Sizes: 8 bytes per integer; a determinant is 24 bytes (source, channel index,
+ * receive sequence number; its owner is implied by the message or counted in the 24); a control
+ * message has a 16-byte header (type, sender incarnation). */
+#pragma once
+
+#include "sim/net/envelope.hpp"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+namespace ckptsim::msglog {
+
+constexpr double kHeaderBytes = 16;
+constexpr double kWord = 8;
+constexpr double kDetBytes = 24;
+
+/** @brief A determinant: process @p owner delivered, as its @p rsn-th delivery, the message of
+ *  index @p idx on the channel from @p src. */
+struct Det {
+  NodeId owner = -1;
+  NodeId src = -1;
+  std::uint64_t idx = 0;
+  std::uint64_t rsn = 0;
+  bool operator==(const Det&) const = default;
+};
+
+nlohmann::ordered_json det_json(const Det& d);
+
+/** @brief Piggyback of an application message: its channel index, the sender's epoch (its
+ *  incarnation) and receive sequence number at the send; causal adds the determinants the sender
+ *  does not know to be stable and its own stable rsn. */
+struct Piggyback : Payload {
+  std::uint64_t idx = 0;
+  std::uint64_t epoch = 0;
+  std::uint64_t rsn = 0;
+  bool causal = false;
+  std::uint64_t stable = 0; // causal: the sender's own determinants up to this rsn are stable
+  std::vector<Det> dets;    // causal: determinants not known to be stable
+  nlohmann::ordered_json to_json() const override;
+  double bytes() const override {
+    return 3 * kWord + (causal ? kWord + kDetBytes * static_cast<double>(dets.size()) : 0.0);
+  }
+};
+
+/** @brief A control message body. */
+struct Body : Payload {
+  std::uint64_t inc = 0; // the sender's incarnation, part of the header
+  std::map<std::string, std::uint64_t> ints;
+  std::vector<Det> dets;
+  std::uint64_t get(const std::string& k) const {
+    auto it = ints.find(k);
+    return it == ints.end() ? 0 : it->second;
+  }
+  nlohmann::ordered_json to_json() const override;
+  double bytes() const override {
+    return kWord * static_cast<double>(ints.size()) + kDetBytes * static_cast<double>(dets.size());
+  }
+};
+
+inline ControlMessage control(const char* type, std::shared_ptr<Body> body) {
+  return ControlMessage{type, std::move(body), kHeaderBytes};
+}
+
+inline const Body& body(const ControlMessage& m) { return static_cast<const Body&>(*m.body); }
+
+} // namespace ckptsim::msglog

@@ -1,0 +1,164 @@
+/* msglog process: identity, dispatch, independent checkpoints and the garbage collection they
+ * allow (the logger drops the determinants before the checkpoint, the senders the logged
+ * messages the checkpoint has delivered). */
+#include "protocols/msglog/process.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace ckptsim::msglog {
+
+Process::Process(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Ledger> ledger)
+    : layout_(layout)
+    , self_(self)
+    , nodes_(layout.num_nodes())
+    , logger_(layout.num_nodes())
+    , options_(options)
+    , ledger_(std::move(ledger)) {}
+
+void Process::on_start(NodeContext& ctx) {
+  epoch_ = ctx.incarnation();
+  period_ = ctx.timer_period("checkpoint_period");
+  arm_ckpt_timer(ctx);
+}
+
+void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
+  using Handler = void (*)(Process&, NodeContext&, NodeId, const Body&);
+  static const std::unordered_map<std::string, Handler> handlers{
+      {"DET_ACK", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_det_ack(c, b); }},
+      {"CKPT_ACK", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_ckpt_ack(c, b); }},
+      {"LOG_GC", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_log_gc(c, f, b); }},
+      {"REPLAY", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_replay(c, b); }},
+      {"RESEND_REQ", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_resend_req(c, f, b); }},
+      {"CATCHUP", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_catchup(c, f, b); }},
+  };
+  auto it = handlers.find(msg.type);
+  if (it == handlers.end()) throw std::logic_error("msglog: unknown control message " + msg.type);
+  it->second(*this, ctx, from, body(msg));
+}
+
+void Process::on_timer(NodeContext& ctx, int id) {
+  if (id == kRestartTimer) {
+    running_ = true;
+    ctx.restart_complete();
+    ctx.resume_app();
+    arm_ckpt_timer(ctx);
+    maybe_start_replay(ctx);
+    try_deliver(ctx);
+    check_recovered(ctx);
+    return;
+  }
+  if (id == kCkptTimer) {
+    take_checkpoint(ctx);
+    arm_ckpt_timer(ctx);
+  }
+}
+
+void Process::arm_ckpt_timer(NodeContext& ctx) {
+  if (!std::isfinite(period_) || ctx.app_finished()) return;
+  if (next_ckpt_ == 0) {
+    // Each process has its own phase, spread by the golden ratio: no artificial synchrony, no RNG.
+    const double x = static_cast<double>(self_) * 0.6180339887;
+    next_ckpt_ = period_ * (x - std::floor(x));
+    if (next_ckpt_ <= 0) next_ckpt_ = period_;
+  }
+  // Strictly after now, with the engine's date tolerance: a timer due "now" would fire again.
+  while (next_ckpt_ <= ctx.now() + 1e-6) next_ckpt_ += period_;
+  ctx.set_timer(kCkptTimer, next_ckpt_);
+}
+
+void Process::take_checkpoint(NodeContext& ctx) {
+  // Not while this process recovers (its state is being rebuilt) nor while the previous
+  // checkpoint is not committed at the logger: the next period will do.
+  if (failure_ != 0 || !restored_ || !running_ || saving_ != 0 || ctx.app_finished()) {
+    ctx.stats().add("msglog.checkpoints_skipped");
+    return;
+  }
+  saving_ = std::max(st_.number, kept_) + 1;
+  st_.number = saving_;
+  saving_rsn_ = st_.rsn;
+  saving_in_next_ = st_.in_next;
+  // A copy of the state: the application goes on while the copies are written (the storage
+  // model's transfers take network time; the process does not block).
+  ctx.save_checkpoint(saving_, ctx.snapshot(st_));
+}
+
+void Process::on_saved(NodeContext& ctx, std::uint64_t number) {
+  if (number != saving_) return;
+  // The logger must know the new checkpoint before anything older is dropped: a failure in
+  // between restarts from what the logger names.
+  auto b = std::make_shared<Body>();
+  b->inc = epoch_;
+  b->ints = {{"number", number}, {"rsn", saving_rsn_}};
+  ctx.send_control(logger_, control("CKPT_DONE", b));
+}
+
+void Process::on_ckpt_ack(NodeContext& ctx, const Body& b) {
+  const std::uint64_t number = b.get("number");
+  if (number != saving_) return;
+  const std::uint64_t previous = kept_;
+  kept_ = number;
+  saving_ = 0;
+  if (previous != 0) ctx.discard_checkpoint(previous);
+  ctx.stats().add("msglog.checkpoints");
+  ctx.trace_event(1, "ckpt_commit", {{"unit", "process"}, {"number", number}, {"rsn", saving_rsn_}});
+  // The senders may forget what this checkpoint has delivered.
+  for (const auto& [src, next] : saving_in_next_) {
+    auto& sent = gc_sent_[src];
+    if (next <= sent) continue;
+    sent = next;
+    auto g = std::make_shared<Body>();
+    g->inc = epoch_;
+    g->ints = {{"next", next}};
+    ctx.send_control(src, control("LOG_GC", g));
+  }
+}
+
+void Process::on_log_gc(NodeContext& ctx, NodeId from, const Body& b) {
+  auto it = st_.log.find(from);
+  if (it == st_.log.end()) return;
+  auto& entries = it->second;
+  std::uint64_t dropped = 0;
+  while (!entries.empty() && entries.front().idx < b.get("next")) {
+    log_entries_ -= 1;
+    log_bytes_ -= entries.front().msg.size;
+    entries.pop_front();
+    dropped++;
+  }
+  ctx.stats().add("msglog.log_gc_dropped", static_cast<double>(dropped));
+  account_log(ctx);
+}
+
+void Process::recount_log() {
+  log_entries_ = 0;
+  log_bytes_ = 0;
+  for (const auto& [dst, list] : st_.log) {
+    log_entries_ += static_cast<double>(list.size());
+    for (const auto& e : list) log_bytes_ += e.msg.size;
+  }
+}
+
+void Process::account_log(NodeContext& ctx) {
+  ledger_->set(ctx.stats(), "msglog.log_entries", self_, log_entries_);
+  ledger_->set(ctx.stats(), "msglog.log_bytes", self_, log_bytes_);
+}
+
+void Process::on_failure_detected(NodeContext& /*ctx*/, const FailureNotice& /*notice*/) {
+  // Nothing to undo here: the failed process asks for what it needs (RESEND_REQ), and its
+  // messages from before the failure are told apart by their epoch.
+}
+
+void Process::on_app_finished(NodeContext& ctx) {
+  app_done_ = true;
+  ctx.cancel_timer(kCkptTimer);
+  check_recovered(ctx);
+}
+
+bool Process::idle() const {
+  return st_.held.empty() && pending_dets_.empty() && !det_outstanding_ && failure_ == 0 && saving_ == 0;
+}
+
+} // namespace ckptsim::msglog

@@ -1,0 +1,135 @@
+/* A computing process under msglog (SPEC 3.6): independent checkpoints, sender-based payload
+ * logging, determinants sent to the event logger (pessimistic: sends held until the
+ * determinants they depend on are stable; causal: unstable determinants piggybacked instead),
+ * and the recovery of a failed process alone by replay. Split by concern: process.cpp (dispatch,
+ * checkpoints, log garbage collection), process_app.cpp (sends, receives, determinants),
+ * process_recovery.cpp (restart, replay, answering a restarted peer). */
+#pragma once
+
+#include "protocols/msglog/ledger.hpp"
+#include "protocols/msglog/messages.hpp"
+#include "protocols/msglog/state.hpp"
+#include "protocols/protocol.hpp"
+
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+
+namespace ckptsim::msglog {
+
+enum class Variant { Pessimistic, Causal };
+
+struct Options {
+  Variant variant = Variant::Pessimistic;
+};
+
+// Timer ids.
+constexpr int kCkptTimer = 1;
+constexpr int kRestartTimer = 2;
+
+class Process : public Agent {
+ public:
+  Process(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Ledger> ledger);
+
+  void on_start(NodeContext& ctx) override;
+  void on_restart(NodeContext& ctx, const FailureNotice& own) override;
+  void on_app_send(NodeContext& ctx, const AppMessage& msg) override;
+  void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override;
+  void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
+  void on_timer(NodeContext& ctx, int id) override;
+  void on_saved(NodeContext& ctx, std::uint64_t number) override;
+  void on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) override;
+  void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
+  void on_app_finished(NodeContext& ctx) override;
+  bool idle() const override;
+
+ private:
+  // ---- process.cpp: checkpoints and log garbage collection ----
+  void arm_ckpt_timer(NodeContext& ctx);
+  void take_checkpoint(NodeContext& ctx);
+  void on_ckpt_ack(NodeContext& ctx, const Body& b);
+  void on_log_gc(NodeContext& ctx, NodeId from, const Body& b);
+  void recount_log();
+  void account_log(NodeContext& ctx);
+  bool causal() const { return options_.variant == Variant::Causal; }
+
+  // ---- process_app.cpp: application messages and determinants ----
+  /** @brief Puts a message on the wire; @p rsn: the deliveries it depends on. */
+  void send_now(NodeContext& ctx, const AppMessage& msg, std::uint64_t rsn);
+  std::shared_ptr<Piggyback> piggyback(std::uint64_t idx, std::uint64_t rsn, NodeId dst) const;
+  void release_held(NodeContext& ctx);
+  /** @brief Files an arrived message (drops duplicates and stale ones), then delivers what may be. */
+  void accept(NodeContext& ctx, const AppMessage& msg, const std::shared_ptr<const Piggyback>& pb);
+  void try_deliver(NodeContext& ctx);
+  void deliver(NodeContext& ctx, const AppMessage& msg, const std::shared_ptr<const Piggyback>& pb, bool replayed);
+  void flush_dets(NodeContext& ctx);
+  void on_det_ack(NodeContext& ctx, const Body& b);
+  void learn_stable(NodeId owner, std::uint64_t stable);
+  void account_dets(NodeContext& ctx);
+
+  // ---- process_recovery.cpp ----
+  void on_replay(NodeContext& ctx, const Body& b);
+  void restore_from(NodeContext& ctx, const Snapshot& s, std::uint64_t number);
+  void on_resend_req(NodeContext& ctx, NodeId from, const Body& b);
+  void on_catchup(NodeContext& ctx, NodeId from, const Body& b);
+  void maybe_start_replay(NodeContext& ctx);
+  void check_recovered(NodeContext& ctx);
+
+  const FederationLayout& layout_;
+  const NodeId self_;
+  const int nodes_;
+  const NodeId logger_; // the event logger service: endpoint N
+  const Options options_;
+  std::shared_ptr<Ledger> ledger_;
+
+  State st_;
+  double log_entries_ = 0; // in st_.log
+  double log_bytes_ = 0;
+  std::uint64_t epoch_ = 0;                     // this incarnation
+  std::map<NodeId, std::uint64_t> known_epoch_; // newest incarnation of each sender heard of
+
+  struct Arrived {
+    AppMessage msg;
+    std::shared_ptr<const Piggyback> pb;
+  };
+  std::map<NodeId, std::map<std::uint64_t, Arrived>> buffer_; // per source, by channel index
+  std::vector<Arrived> before_restore_;                       // arrived while the state is not restored
+
+  // Determinants of own deliveries on their way to the logger.
+  std::vector<Det> pending_dets_; // not sent yet (a DET message is outstanding)
+  bool det_outstanding_ = false;
+  std::uint64_t stable_ = 0; // own determinants acknowledged up to this rsn
+  // causal: own determinants not known stable, and the copies of other processes' determinants
+  std::map<std::uint64_t, Det> own_unstable_;
+  std::map<NodeId, std::map<std::uint64_t, Det>> others_;
+  std::map<NodeId, std::uint64_t> known_stable_; // per owner, from its piggybacks
+
+  // Checkpoints.
+  double period_ = 0;
+  double next_ckpt_ = 0;     // date of the next checkpoint timer
+  std::uint64_t kept_ = 0;   // the checkpoint the logger knows (0: none, the initial state)
+  std::uint64_t saving_ = 0; // being saved or committed (0: none)
+  std::uint64_t saving_rsn_ = 0;
+  std::map<NodeId, std::uint64_t> saving_in_next_;
+  std::map<NodeId, std::uint64_t> gc_sent_; // last LOG_GC value sent to each sender
+
+  // Recovery of this process (after its own failure).
+  FailureId failure_ = 0; // being recovered (0: none)
+  bool app_done_ = false; // on_app_finished came (after the last step's sends)
+  double failure_date_ = 0;
+  bool restored_ = true;     // false from the restart until the checkpoint is restored
+  bool running_ = true;      // false until the restart overhead is paid
+  bool have_replay_ = false; // the logger's answer is in
+  std::vector<Det> logger_dets_;
+  std::uint64_t logger_stable_ = 0;
+  std::map<NodeId, std::uint64_t> catchup_; // per peer: its in_next from this process
+  std::vector<Det> peer_dets_;              // causal: copies returned with CATCHUP
+  std::uint64_t peers_resent_ = 0;
+  bool replay_started_ = false;
+  std::deque<Det> replay_; // determinants still to replay
+  std::uint64_t replayed_ = 0;
+};
+
+} // namespace ckptsim::msglog
