@@ -136,8 +136,12 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, 
 std::unique_ptr<Envelope> Run::take(Envelope* env) {
   if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
   auto it = wire_.find(env->wire_id);
-  if (it == wire_.end())
+  if (it == wire_.end()) {
+    // Purged when its sender died, yet its transfer ended at that very date: the receiver got it
+    // as the sender's host went off. It counts as lost with its sender (the purge's decision).
+    if (purged_.erase(env->wire_id) > 0) return nullptr;
     throw std::logic_error(fmt::format("engine bug: envelope {} received but not on the wire", env->wire_id));
+  }
   auto owned = std::move(it->second.env);
   wire_.erase(it);
   if (owned->kind == Envelope::Kind::Control) control_on_wire_--;
@@ -153,20 +157,26 @@ void Run::drop(std::uint64_t wire_id) {
 }
 
 void Run::purge_wire(NodeId dead) {
-  std::erase_if(wire_, [&](auto& item) {
-    const Envelope& e = *item.second.env;
+  for (auto it = wire_.begin(); it != wire_.end();) {
+    const Envelope& e = *it->second.env;
     bool gone = e.dst == dead; // the receiver dies: whatever it had not processed is gone with it
     if (e.src == dead) {
       // The sender dies: what is still in transfer is lost (SimGrid cancels it with the sender),
       // what reached the receiver's mailbox stays there and will be received. The sender may not
       // have waited for a finished send yet (it waits for its oldest ones only), so its s4u state
       // is not enough: the kernel dates the end of every transfer that completes.
-      const auto& comm = item.second.comm;
+      const auto& comm = it->second.comm;
       gone = !(comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0));
     }
-    if (gone && e.kind == Envelope::Kind::Control) control_on_wire_--;
-    return gone;
-  });
+    if (!gone) {
+      ++it;
+      continue;
+    }
+    if (e.kind == Envelope::Kind::Control) control_on_wire_--;
+    // Kept alive off the wire: a receiver may already hold its address (see take()).
+    purged_.emplace(it->first, std::move(it->second));
+    it = wire_.erase(it);
+  }
 }
 
 void Run::set_recovering(NodeId endpoint, bool recovering) {

@@ -65,7 +65,8 @@ class Run {
    *  the comm, or null when the destination is down (the message is lost, as in a real crash);
    *  @p via receives the proxy the comm was started through (see CommProxies). */
   std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via);
-  /** @brief The receiver takes ownership of an envelope it got from the wire. */
+  /** @brief The receiver takes ownership of an envelope it got from the wire; null when the
+   *  envelope was lost with its failed sender at the very date its transfer ended. */
   std::unique_ptr<Envelope> take(Envelope* env);
   /** @brief The sender saw its comm fail. */
   void drop(std::uint64_t wire_id);
@@ -178,6 +179,7 @@ class Run {
   int finished_count_ = 0;
   double all_finished_date_ = -1;
   std::unordered_map<std::uint64_t, WireEntry> wire_;
+  std::unordered_map<std::uint64_t, WireEntry> purged_; // lost with a failed node, freed at the end of the run
   std::uint64_t next_wire_id_ = 1;
 
   std::map<FailureId, Recovery> recoveries_;
