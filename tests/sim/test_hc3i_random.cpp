@@ -127,9 +127,10 @@ Checked check_trace(const std::vector<json>& trace, int clusters, const std::str
       in_recovery = false;
       for (auto [c, t] : rollbacks)
         for (int other = 0; other < clusters; other++)
-          if (other != c)
+          if (other != c) {
             EXPECT_TRUE(decided.count({other, c, undone_from(t)}))
                 << what << ": cluster " << other << " never decided on the alert of cluster " << c << " back to " << t;
+          }
       if (!moved) {
         n.lines++;
         EXPECT_EQ(propagate(at_failure, current_at_failure, failed, failed_sn), rolled)
