@@ -201,12 +201,11 @@ int compare_command(const std::vector<std::string>& raw_args, const std::string&
   std::printf("\nfailures (date, victim) of each run:\n");
   for (const auto& r : runs) std::printf("  %-24s %s\n", r.label.c_str(), failures_line(r).c_str());
   std::printf(
-      "\ncolumns: checkpoint saves = node states saved; held max = checkpoint bytes kept at once (one copy "
-      "each);\nctrl = protocol messages (WAN: between nodes of different clusters; messages to a service on the "
-      "controller host,\nsuch as a coordinator or an event logger, cross its own link and are not counted "
-      "as WAN); log max = logged messages held at once "
-      "(entries, MB);\nfailures/def = failures struck / deferred (one at a time); rolled back/f = processes "
-      "rolled back per failure.\n");
+      "\ncolumns: checkpoint saves = node states saved; held max = checkpoint bytes kept at once (one copy each);\n"
+      "ctrl = protocol messages; WAN = those between nodes of different clusters (messages to a service on the\n"
+      "controller host, such as a coordinator or an event logger, cross its own link: not counted as WAN);\n"
+      "log max = logged messages held at once (entries, MB); failures/def = failures struck / deferred (one at\n"
+      "a time); rolled back/f = processes rolled back per failure (mean).\n");
 
   if (!csv.empty()) {
     std::string text;
