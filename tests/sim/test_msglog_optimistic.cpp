@@ -34,35 +34,51 @@ RunConfig optimistic_config(json topology, json application, double period, std:
 
 struct Rollbacks {
   int others = 0;          // rollbacks of processes other than the failure's victim
-  int orphan_restores = 0; // orphan_rollback events that restored a checkpoint
+  int orphan_restores = 0; // orphan_rollback events of other processes that restored a checkpoint
+  int victim_restores = 0; // of the failed process (an orphan of another one during its recovery)
 };
 
 /** Walks a level-1 trace: every rollback during a recovery is the victim's or follows an
- *  orphan_rollback of the same node (same date) naming that failure and another process as its
- *  cause; no rollback outside a recovery. */
+ *  orphan_rollback of the same node (same date) naming that failure and, as its cause, another
+ *  process that announced a rollback (rollback_notice) earlier in that recovery; no rollback
+ *  outside a recovery. */
 Rollbacks check_rollbacks(const std::vector<json>& trace, const std::string& what) {
   Rollbacks out;
   std::map<int, int> victim_of;
   int open = -1;
   std::map<int, json> last_orphan; // node -> its last orphan_rollback event
+  std::set<int> announced;         // nodes that sent a rollback notice in the open recovery
   for (const auto& e : trace) {
     if (e["ev"] == "failure") {
       victim_of[e["failure"].get<int>()] = e["node"].get<int>();
       EXPECT_EQ(open, -1) << what << ": a failure during another recovery";
       open = e["failure"].get<int>();
+      announced.clear();
     } else if (e["ev"] == "recovery_done") {
       EXPECT_EQ(e["failure"].get<int>(), open) << what;
       open = -1;
+    } else if (e["ev"] == "rollback_notice") {
+      EXPECT_EQ(e["failure"].get<int>(), open) << what << ": " << e.dump();
+      announced.insert(e["node"].get<int>());
     } else if (e["ev"] == "orphan_rollback") {
       EXPECT_NE(open, -1) << what << ": an orphan rollback outside a recovery";
       EXPECT_EQ(e["failure"].get<int>(), open) << what << ": " << e.dump();
       EXPECT_NE(e["cause"].get<int>(), e["node"].get<int>()) << what;
+      // Caused by a notice: its cause announced a rollback earlier in this recovery.
+      EXPECT_TRUE(announced.count(e["cause"].get<int>())) << what << ": " << e.dump();
       last_orphan[e["node"].get<int>()] = e;
-      if (!e["checkpoint"].is_null()) out.orphan_restores++;
+      // The failed process itself may become an orphan too, through a message it delivered after
+      // its replay from an interval another process undid since: counted apart.
+      if (!e["checkpoint"].is_null())
+        (e["node"].get<int>() == victim_of[open] ? out.victim_restores : out.orphan_restores)++;
     } else if (e["ev"] == "rollback") {
       EXPECT_NE(open, -1) << what << ": a rollback outside a recovery";
       const int node = e["node"].get<int>();
-      if (open == -1 || node == victim_of[open]) continue;
+      if (open == -1) continue;
+      if (node == victim_of[open]) {
+        last_orphan.erase(node);
+        continue;
+      }
       out.others++;
       auto it = last_orphan.find(node);
       if (it == last_orphan.end()) {
