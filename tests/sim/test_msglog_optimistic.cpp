@@ -1,5 +1,7 @@
 /* Protocol msglog, optimistic variant (SPEC 3.6): determinants logged asynchronously, a failed
  * process rebuilt up to its stable prefix, orphans rolled back by cascading notices.
+ *   - a scripted cascade: one failure, two orphans rolled back to their initial state, each by
+ *     the previous one's notice (causes, targets and notices read from the trace);
  *   - seeded runs with failures on a small federation with a slow logger link: every run
  *     completes with 0 oracle violations; in the sample some failure rolls back a process other
  *     than the victim; every such rollback is traced as an orphan_rollback caused by a notice,
@@ -15,6 +17,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace ckptsim;
 using namespace ckptsim::testing;
@@ -226,4 +229,51 @@ TEST(MsglogOptimistic, StencilRecoversWithTheFailureFreeChecksum) {
   EXPECT_GT(with_failures, 10);
   EXPECT_GT(orphans, 0); // the cascade ran on an application whose messages carry data
   std::printf("optimistic stencil: %d runs with failures, %.0f orphan rollbacks\n", with_failures, orphans);
+}
+
+// A cascade by hand. The logger is 50 ms away, so no determinant is stable at 0.02 when c0-0
+// fails. c0-2 sends a1 to c0-0 at 0; c0-0 delivers it (its rsn 1) and sends b1 to c0-1 at 0.01;
+// c0-1 delivers b1 and sends c1 to c0-2 at 0.015; c0-2 delivers c1. c0-0 is rebuilt up to its
+// stable prefix, rsn 0, and announces it: c0-1 delivered b1, sent at c0-0's rsn 1, so it is an
+// orphan and goes back to its initial state (target 0); its notice makes c0-2, which delivered
+// c1 (sent at c0-1's rsn 1), an orphan too. Three processes roll back for one failure.
+TEST(MsglogOptimistic, ScriptedCascadeRollsBackTwoOrphans) {
+  json topo = small_topology(1, 3, INFINITY);
+  topo["controller"] = {{"latency", "50ms"}, {"bandwidth", "10GBps"}};
+  topo["failures"] = {{"downtime", 0.1}, {"restart_overhead", 0.05}};
+  const json app{{"kind", "scripted"},
+                 {"nodes",
+                  {{"c0-0", {{{"compute", 0.01}}, {{"send", "c0-1"}, {"label", "b1"}}, {{"compute", 1.0}}}},
+                   {"c0-1", {{{"compute", 0.015}}, {{"send", "c0-2"}, {"label", "c1"}}, {{"compute", 1.0}}}},
+                   {"c0-2", {{{"send", "c0-0"}, {"label", "a1"}}, {{"compute", 1.0}}}}}},
+                 {"failures", {{{"date", 0.02}, {"node", "c0-0"}}}}};
+  RunConfig c = optimistic_config(topo, app, INFINITY, 1);
+  c.options.trace_file = temp_path("msglog-optimistic-scripted.jsonl");
+  c.options.trace_level = 1;
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const json& doc = r.document;
+  EXPECT_EQ(doc["results"]["status"], "completed");
+  EXPECT_EQ(doc["results"]["failures"], 1);
+  EXPECT_EQ(doc["results"]["consistency"]["violations"], 0);
+  EXPECT_EQ(doc["stats"]["counters"]["msglog.orphan_rollbacks"], 2);
+  const auto& rec = doc["stats"]["series"]["recoveries"];
+  ASSERT_EQ(rec.size(), 1u);
+  EXPECT_EQ(rec[0]["rolled_back"], 3);
+  const auto trace = read_trace(c.options.trace_file);
+  std::remove(c.options.trace_file.c_str());
+  std::vector<std::tuple<int, int, int>> orphans; // node, cause, target
+  std::vector<std::pair<int, int>> notices;       // node, target
+  for (const auto& e : trace) {
+    if (e["ev"] == "orphan_rollback") {
+      orphans.emplace_back(e["node"].get<int>(), e["cause"].get<int>(), e["target"].get<int>());
+      EXPECT_EQ(e["checkpoint"], 0) << e.dump(); // the initial state
+    }
+    if (e["ev"] == "rollback_notice") notices.emplace_back(e["node"].get<int>(), e["target"].get<int>());
+  }
+  EXPECT_EQ(orphans, (std::vector<std::tuple<int, int, int>>{{1, 0, 0}, {2, 1, 0}}));
+  EXPECT_EQ(notices, (std::vector<std::pair<int, int>>{{0, 0}, {1, 0}, {2, 0}}));
+  const Rollbacks rb = check_rollbacks(trace, "scripted");
+  EXPECT_EQ(rb.others, 2);
+  EXPECT_GT(no_orphan_survives(trace, "scripted"), 0);
 }
