@@ -124,7 +124,7 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
 const ProtocolRegistration registration{
     {"msglog",
      "independent checkpoints, sender-based message logging, determinants on an event logger, replay of the "
-     "failed process alone",
+     "failed process (optimistic: and of its orphans)",
      make_module,
      {{"variant", "pessimistic (sends wait for stable determinants), causal (determinants piggybacked) or optimistic "
                   "(asynchronous determinants, orphans roll back); default pessimistic"},

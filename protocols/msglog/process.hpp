@@ -1,9 +1,11 @@
 /* A computing process under msglog (SPEC 3.6): independent checkpoints, sender-based payload
  * logging, determinants sent to the event logger (pessimistic: sends held until the
  * determinants they depend on are stable; causal: unstable determinants piggybacked instead),
- * and the recovery of a failed process alone by replay. Split by concern: process.cpp (dispatch,
- * checkpoints, log garbage collection), process_app.cpp (sends, receives, determinants),
- * process_recovery.cpp (restart, replay, answering a restarted peer). */
+ * and the recovery of a failed process by replay (optimistic: determinants logged asynchronously,
+ * orphans rolled back by cascading notices). Split by concern: process.cpp (dispatch, checkpoints,
+ * log garbage collection), process_app.cpp (sends, receives, determinants), process_recovery.cpp
+ * (restart, replay, answering a restarted peer), process_orphan.cpp (optimistic: notices, orphan
+ * rollbacks). */
 #pragma once
 
 #include "protocols/msglog/ledger.hpp"
