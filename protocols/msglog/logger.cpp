@@ -41,7 +41,8 @@ void EventLogger::on_control(NodeContext& ctx, NodeId from, const ControlMessage
     // What is beyond the stable prefix is lost with the process (optimistic: it is undone).
     std::erase_if(p.dets, [&](const auto& item) { return item.first > p.stable; });
     account(ctx, from);
-    notices_.push_back(Det{from, -1, b.inc, p.stable}); // the restarted process announces it too
+    const bool optimistic = b.get("optimistic") != 0;
+    if (optimistic) notices_.push_back(Det{from, -1, b.inc, p.stable}); // the restarted process announces it too
     auto a = std::make_shared<Body>();
     a->inc = b.inc;
     a->ints = {{"number", p.number}, {"rsn", p.ckpt_rsn}, {"stable", p.stable}};
@@ -49,8 +50,9 @@ void EventLogger::on_control(NodeContext& ctx, NodeId from, const ControlMessage
       if (rsn <= p.stable) a->dets.push_back(d);
     // optimistic: the rollbacks announced so far, as determinants of no source (owner, epoch in
     // idx, target rsn), so the restarted process drops their undone messages still on the wire.
-    for (const Det& n : notices_)
-      if (n.owner != from) a->dets.push_back(n);
+    if (optimistic)
+      for (const Det& n : notices_)
+        if (n.owner != from) a->dets.push_back(n);
     ctx.send_control(from, control("REPLAY", a));
   } else if (msg.type == "ROLLBACK_NOTICE") {
     // optimistic: an orphan went back to checkpoint "number" and replays up to "target": its

@@ -26,6 +26,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   auto b = std::make_shared<Body>();
   b->inc = epoch_;
   b->ints = {{"failure", own.id}};
+  if (optimistic()) b->ints["optimistic"] = 1; // the answer also lists the rollbacks announced so far
   ctx.send_control(logger_, control("REPLAY_REQ", b));
 }
 
