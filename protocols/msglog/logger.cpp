@@ -38,12 +38,32 @@ void EventLogger::on_control(NodeContext& ctx, NodeId from, const ControlMessage
     a->ints = {{"number", b.get("number")}};
     ctx.send_control(from, control("CKPT_ACK", a));
   } else if (msg.type == "REPLAY_REQ") {
+    // What is beyond the stable prefix is lost with the process (optimistic: it is undone).
+    std::erase_if(p.dets, [&](const auto& item) { return item.first > p.stable; });
+    account(ctx, from);
+    const bool optimistic = b.get("optimistic") != 0;
+    if (optimistic) notices_.push_back(Det{from, -1, b.inc, p.stable}); // the restarted process announces it too
     auto a = std::make_shared<Body>();
     a->inc = b.inc;
     a->ints = {{"number", p.number}, {"rsn", p.ckpt_rsn}, {"stable", p.stable}};
     for (const auto& [rsn, d] : p.dets)
       if (rsn <= p.stable) a->dets.push_back(d);
+    // optimistic: the rollbacks announced so far, as determinants of no source (owner, epoch in
+    // idx, target rsn), so the restarted process drops their undone messages still on the wire.
+    if (optimistic)
+      for (const Det& n : notices_)
+        if (n.owner != from) a->dets.push_back(n);
     ctx.send_control(from, control("REPLAY", a));
+  } else if (msg.type == "ROLLBACK_NOTICE") {
+    // optimistic: an orphan went back to checkpoint "number" and replays up to "target": its
+    // determinants after the checkpoint come again with the replay.
+    notices_.push_back(Det{from, -1, b.inc, b.get("target")});
+    p.number = b.get("number");
+    p.ckpt_rsn = b.get("rsn");
+    std::erase_if(p.dets, [&](const auto& item) { return item.first <= p.ckpt_rsn || item.first > b.get("target"); });
+    p.stable = p.ckpt_rsn;
+    while (p.dets.count(p.stable + 1)) p.stable++;
+    account(ctx, from);
   } else {
     throw std::logic_error("msglog: the event logger got an unknown message " + msg.type);
   }

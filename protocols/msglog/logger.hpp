@@ -34,6 +34,7 @@ class EventLogger : public Agent {
   void account(NodeContext& ctx, NodeId p);
 
   std::vector<Proc> procs_;
+  std::vector<Det> notices_; // optimistic: every rollback of a process that did not fail (owner, epoch, target)
   std::shared_ptr<Ledger> ledger_;
 };
 

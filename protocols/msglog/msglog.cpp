@@ -2,7 +2,8 @@
  * payload logging in volatile memory, determinants on an event logger (a service on the
  * controller host), recovery of the failed process alone by replay under piecewise determinism.
  * Variants: pessimistic (a send waits until the determinants it depends on are stable) and
- * causal (unstable determinants ride on the application messages instead). One failure at a
+ * causal (unstable determinants ride on the application messages instead), optimistic
+ * (determinants logged asynchronously; orphans of a failure roll back, by cascading notices). One failure at a
  * time; storage "servers" by default. */
 #include "protocols/msglog/logger.hpp"
 #include "protocols/msglog/process.hpp"
@@ -23,6 +24,8 @@ class Module : public ProtocolModule {
   // The failed process reports once its re-execution has caught up with its peers, and each
   // peer once it has re-sent its log.
   bool nodes_report_recovery() const override { return true; }
+  // optimistic: rollbacks spread by notices; the recovery is over when none is left to process.
+  bool recovery_needs_quiescence() const override { return options_.variant == Variant::Optimistic; }
   std::vector<ServiceSpec> services() const override { return {{"event_logger"}}; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool service) const override {
     if (service) return std::make_unique<EventLogger>(layout_.num_nodes(), ledger_);
@@ -38,7 +41,8 @@ class Module : public ProtocolModule {
 
 void Module::summarize(const Stats& st, std::string& out) const {
   const bool causal = options_.variant == Variant::Causal;
-  out += fmt::format("\n  Message logging ({})\n", causal ? "causal" : "pessimistic");
+  const bool optimistic = options_.variant == Variant::Optimistic;
+  out += fmt::format("\n  Message logging ({})\n", causal ? "causal" : optimistic ? "optimistic" : "pessimistic");
   out += fmt::format("  {:<34} {:>14} {:>14}\n", "", "max", "end");
   out += fmt::format("  {:<34} {:>14.0f} {:>14.0f}\n", "log entries (all senders)", st.get("msglog.log_entries_max"),
                      st.get("msglog.log_entries"));
@@ -56,6 +60,9 @@ void Module::summarize(const Stats& st, std::string& out) const {
   if (causal)
     out += fmt::format("  piggybacked determinants {:.0f} ({:.4g} bytes)\n", st.get("msglog.piggyback_dets"),
                        st.get("msglog.piggyback_bytes"));
+  else if (optimistic)
+    out += fmt::format("  orphan rollbacks {:.0f} (processes rolled back per failure: see the engine's recoveries)\n",
+                       st.get("msglog.orphan_rollbacks"));
   else
     out += fmt::format("  logging latency: {:.0f} of {:.0f} sends held, mean {:.3g} s per send, {:.3g} s per held "
                        "send, max {:.3g} s\n",
@@ -85,12 +92,25 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
     else if (it->second == "causal")
       options.variant = Variant::Causal;
     else if (it->second == "optimistic")
-      throw InputError("--param", "variant",
-                       "msglog variant \"optimistic\" is not implemented (orphan tracking and cascading rollbacks are "
-                       "missing); use \"pessimistic\" or \"causal\"");
+      options.variant = Variant::Optimistic;
     else
-      throw InputError("--param", "variant",
-                       fmt::format("unknown msglog variant \"{}\" (valid: pessimistic, causal)", it->second));
+      throw InputError(
+          "--param", "variant",
+          fmt::format("unknown msglog variant \"{}\" (valid: pessimistic, causal, optimistic)", it->second));
+  }
+  if (auto k = setup.params.find("keep"); k != setup.params.end()) {
+    std::size_t pos = 0;
+    long v = 0;
+    try {
+      v = std::stol(k->second, &pos);
+    } catch (const std::exception&) {
+      pos = 0;
+    }
+    if (pos != k->second.size() || v < 2 || v > 100)
+      throw InputError(
+          "--param", "keep",
+          fmt::format("\"{}\": the checkpoints kept per process must be an integer from 2 to 100", k->second));
+    options.keep = static_cast<std::size_t>(v);
   }
   // One failure at a time: a second failure during a replay would need the replay's own
   // determinants and re-sends to be recovered too.
@@ -104,10 +124,12 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
 const ProtocolRegistration registration{
     {"msglog",
      "independent checkpoints, sender-based message logging, determinants on an event logger, replay of the "
-     "failed process alone",
+     "failed process (optimistic: and of its orphans)",
      make_module,
-     {{"variant", "pessimistic (sends wait for stable determinants) or causal (determinants piggybacked); default "
-                  "pessimistic"}}}};
+     {{"variant", "pessimistic (sends wait for stable determinants), causal (determinants piggybacked) or optimistic "
+                  "(asynchronous determinants, orphans roll back); default pessimistic"},
+      {"keep", "optimistic: checkpoints kept per process for orphan rollbacks, the initial state included; default "
+               "3"}}}};
 
 } // namespace
 } // namespace ckptsim::msglog

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <unordered_map>
@@ -20,8 +21,10 @@ Process::Process(const FederationLayout& layout, NodeId self, Options options, s
     , ledger_(std::move(ledger)) {}
 
 void Process::on_start(NodeContext& ctx) {
-  epoch_ = ctx.incarnation();
+  epoch_ = optimistic() ? ctx.incarnation() * kEpochStride : ctx.incarnation();
   period_ = ctx.timer_period("checkpoint_period");
+  // optimistic: an orphan may have to go back before its first checkpoint.
+  if (optimistic()) kept_snaps_.push_back({0, 0, ctx.initial_snapshot()});
   arm_ckpt_timer(ctx);
 }
 
@@ -34,6 +37,7 @@ void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& ms
       {"REPLAY", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_replay(c, b); }},
       {"RESEND_REQ", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_resend_req(c, f, b); }},
       {"CATCHUP", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_catchup(c, f, b); }},
+      {"ROLLBACK_NOTICE", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_notice(c, f, b); }},
   };
   auto it = handlers.find(msg.type);
   if (it == handlers.end()) throw std::logic_error("msglog: unknown control message " + msg.type);
@@ -77,17 +81,27 @@ void Process::take_checkpoint(NodeContext& ctx) {
     ctx.stats().add("msglog.checkpoints_skipped");
     return;
   }
-  saving_ = std::max(st_.number, kept_) + 1;
+  // Numbers are never reused: an orphan rollback may go back to an older checkpoint.
+  saving_ = std::max({st_.number, kept_, max_number_}) + 1;
+  max_number_ = saving_;
+  saving_saved_ = false;
   st_.number = saving_;
   saving_rsn_ = st_.rsn;
   saving_in_next_ = st_.in_next;
   // A copy of the state: the application goes on while the copies are written (the storage
   // model's transfers take network time; the process does not block).
-  ctx.save_checkpoint(saving_, ctx.snapshot(st_));
+  Snapshot snap = ctx.snapshot(st_);
+  if (optimistic()) saving_snap_ = snap; // kept in memory too: an orphan rollback restores it at once
+  ctx.save_checkpoint(saving_, std::move(snap));
 }
 
 void Process::on_saved(NodeContext& ctx, std::uint64_t number) {
+  if (abandoned_.erase(number)) { // an orphan rollback undid it while it was being written
+    ctx.discard_checkpoint(number);
+    return;
+  }
   if (number != saving_) return;
+  saving_saved_ = true;
   // The logger must know the new checkpoint before anything older is dropped: a failure in
   // between restarts from what the logger names.
   auto b = std::make_shared<Body>();
@@ -102,11 +116,22 @@ void Process::on_ckpt_ack(NodeContext& ctx, const Body& b) {
   const std::uint64_t previous = kept_;
   kept_ = number;
   saving_ = 0;
-  if (previous != 0) ctx.discard_checkpoint(previous);
   ctx.stats().add("msglog.checkpoints");
   ctx.trace_event(1, "ckpt_commit", {{"unit", "process"}, {"number", number}, {"rsn", saving_rsn_}});
+  std::map<NodeId, std::uint64_t> gc = saving_in_next_;
+  if (optimistic()) {
+    keep_checkpoint(ctx, number, saving_rsn_, std::move(saving_snap_));
+    saving_snap_ = Snapshot{};
+    // The senders may forget only what the oldest kept checkpoint has delivered: an orphan may
+    // restore it and replay from there.
+    const Kept& oldest = kept_snaps_.front();
+    gc.clear();
+    if (oldest.snap.protocol.has_value()) gc = std::any_cast<const State&>(oldest.snap.protocol).in_next;
+  } else if (previous != 0) {
+    ctx.discard_checkpoint(previous);
+  }
   // The senders may forget what this checkpoint has delivered.
-  for (const auto& [src, next] : saving_in_next_) {
+  for (const auto& [src, next] : gc) {
     auto& sent = gc_sent_[src];
     if (next <= sent) continue;
     sent = next;
@@ -115,6 +140,18 @@ void Process::on_ckpt_ack(NodeContext& ctx, const Body& b) {
     g->ints = {{"next", next}};
     ctx.send_control(src, control("LOG_GC", g));
   }
+}
+
+void Process::keep_checkpoint(NodeContext& ctx, std::uint64_t number, std::uint64_t rsn, Snapshot s) {
+  kept_snaps_.push_back({number, rsn, std::move(s)});
+  while (kept_snaps_.size() > std::max<std::size_t>(options_.keep, 1)) {
+    if (kept_snaps_.front().number != 0) ctx.discard_checkpoint(kept_snaps_.front().number);
+    kept_snaps_.pop_front();
+  }
+  // Deliveries before the oldest kept checkpoint can no longer be replayed: forget them.
+  const std::uint64_t from = kept_snaps_.front().rsn;
+  history_.erase(history_.begin(), history_.upper_bound(from));
+  deps_.erase(deps_.begin(), deps_.upper_bound(from));
 }
 
 void Process::on_log_gc(NodeContext& ctx, NodeId from, const Body& b) {

@@ -1,9 +1,11 @@
 /* A computing process under msglog (SPEC 3.6): independent checkpoints, sender-based payload
  * logging, determinants sent to the event logger (pessimistic: sends held until the
  * determinants they depend on are stable; causal: unstable determinants piggybacked instead),
- * and the recovery of a failed process alone by replay. Split by concern: process.cpp (dispatch,
- * checkpoints, log garbage collection), process_app.cpp (sends, receives, determinants),
- * process_recovery.cpp (restart, replay, answering a restarted peer). */
+ * and the recovery of a failed process by replay (optimistic: determinants logged asynchronously,
+ * orphans rolled back by cascading notices). Split by concern: process.cpp (dispatch, checkpoints,
+ * log garbage collection), process_app.cpp (sends, receives, determinants), process_recovery.cpp
+ * (restart, replay, answering a restarted peer), process_orphan.cpp (optimistic: notices, orphan
+ * rollbacks). */
 #pragma once
 
 #include "protocols/msglog/ledger.hpp"
@@ -19,11 +21,17 @@
 
 namespace ckptsim::msglog {
 
-enum class Variant { Pessimistic, Causal };
+enum class Variant { Pessimistic, Causal, Optimistic };
 
 struct Options {
   Variant variant = Variant::Pessimistic;
+  std::size_t keep = 3; // optimistic: checkpoints kept per process (the initial state counts as one)
 };
+
+/** @brief optimistic: epochs of one incarnation (each orphan rollback starts a new one). */
+constexpr std::uint64_t kEpochStride = std::uint64_t{1} << 20;
+/** @brief optimistic: the epoch of a delivery record whose sender is not known (never an orphan). */
+constexpr std::uint64_t kUnknownEpoch = ~std::uint64_t{0};
 
 // Timer ids.
 constexpr int kCkptTimer = 1;
@@ -44,6 +52,7 @@ class Process : public Agent {
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
   void on_app_finished(NodeContext& ctx) override;
   bool idle() const override;
+  bool recovering() const override { return optimistic() && (failure_ != 0 || !restored_); }
 
  private:
   // ---- process.cpp: checkpoints and log garbage collection ----
@@ -54,6 +63,8 @@ class Process : public Agent {
   void recount_log();
   void account_log(NodeContext& ctx);
   bool causal() const { return options_.variant == Variant::Causal; }
+  bool optimistic() const { return options_.variant == Variant::Optimistic; }
+  void keep_checkpoint(NodeContext& ctx, std::uint64_t number, std::uint64_t rsn, Snapshot s);
 
   // ---- process_app.cpp: application messages and determinants ----
   /** @brief Puts a message on the wire; @p rsn: the deliveries it depends on. */
@@ -76,6 +87,15 @@ class Process : public Agent {
   void on_catchup(NodeContext& ctx, NodeId from, const Body& b);
   void maybe_start_replay(NodeContext& ctx);
   void check_recovered(NodeContext& ctx);
+
+  // ---- process_orphan.cpp (optimistic): rollback notices, orphan rollbacks ----
+  /** @brief A process announces the rollback of @p who to @p target in epoch @p epoch. */
+  void on_notice(NodeContext& ctx, NodeId who, const Body& b);
+  void send_notices(NodeContext& ctx, std::uint64_t target, std::uint64_t number, std::uint64_t ckpt_rsn);
+  /** @brief Whether a message of @p w in @p epoch sent at @p rsn belongs to an undone interval. */
+  bool undone(NodeId w, std::uint64_t epoch, std::uint64_t rsn) const;
+  void orphan_rollback(NodeContext& ctx, NodeId cause, FailureId failure, std::uint64_t target);
+  void start_round(NodeContext& ctx);
 
   const FederationLayout& layout_;
   const NodeId self_;
@@ -112,6 +132,7 @@ class Process : public Agent {
   std::uint64_t kept_ = 0;   // the checkpoint the logger knows (0: none, the initial state)
   std::uint64_t saving_ = 0; // being saved or committed (0: none)
   std::uint64_t saving_rsn_ = 0;
+  bool saving_saved_ = false; // every copy written, CKPT_DONE sent
   std::map<NodeId, std::uint64_t> saving_in_next_;
   std::map<NodeId, std::uint64_t> gc_sent_; // last LOG_GC value sent to each sender
 
@@ -130,6 +151,35 @@ class Process : public Agent {
   bool replay_started_ = false;
   std::deque<Det> replay_; // determinants still to replay
   std::uint64_t replayed_ = 0;
+
+  // optimistic
+  struct Dep {
+    NodeId src = -1;
+    std::uint64_t epoch = kUnknownEpoch; // the sender's epoch and rsn the delivered message carried
+    std::uint64_t rsn = 0;
+  };
+  struct Kept {
+    std::uint64_t number = 0; // 0: the initial state
+    std::uint64_t rsn = 0;
+    Snapshot snap;
+  };
+  struct Notice {
+    NodeId who = -1;
+    std::uint64_t epoch = 0;
+    std::uint64_t target = 0;
+  };
+  bool victim_ = false;                  // failure_ is this process' own failure
+  std::deque<Kept> kept_snaps_;          // committed checkpoints in memory, oldest first
+  Snapshot saving_snap_;                 // the one being saved
+  std::set<std::uint64_t> abandoned_;    // checkpoints an orphan rollback undid while saving
+  std::uint64_t max_number_ = 0;         // checkpoint numbers are never reused
+  std::map<std::uint64_t, Det> history_; // own deliveries since the oldest kept checkpoint
+  std::map<std::uint64_t, Dep> deps_;    // and what each depended on (also for replay_)
+  std::vector<Notice> notices_;          // every rollback announced (filters undone messages)
+  std::set<std::pair<NodeId, std::uint64_t>> notices_seen_;
+  std::vector<std::pair<NodeId, std::shared_ptr<const Body>>> early_notices_; // before the restore
+  std::vector<std::pair<NodeId, std::shared_ptr<const Body>>> early_resend_;  // RESEND_REQs, idem
+  std::map<NodeId, std::uint64_t> caps_; // this round: peers' in_next after their rollbacks
 };
 
 } // namespace ckptsim::msglog

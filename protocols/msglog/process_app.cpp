@@ -2,6 +2,7 @@
  * determinants of its deliveries (batched to the event logger; causal: piggybacked until stable). */
 #include "protocols/msglog/process.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ckptsim::msglog {
@@ -10,7 +11,7 @@ void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) {
   ctx.stats().add("msglog.sends");
   // Pessimistic: nothing leaves that depends on a delivery whose determinant is not stable; the
   // held sends keep their order (a later send may not overtake an earlier held one).
-  if (!causal() && (stable_ < st_.rsn || !st_.held.empty())) {
+  if (options_.variant == Variant::Pessimistic && (stable_ < st_.rsn || !st_.held.empty())) {
     st_.held.push_back({msg, st_.rsn, ctx.now()});
     ctx.stats().add("msglog.held");
     return;
@@ -74,11 +75,18 @@ void Process::on_app_receive(NodeContext& ctx, const AppMessage& msg, const Payl
 void Process::accept(NodeContext& ctx, const AppMessage& msg, const std::shared_ptr<const Piggyback>& pb) {
   const NodeId src = msg.src;
   auto& known = known_epoch_[src];
-  if (pb->epoch < known) { // sent by an incarnation that failed since: its re-execution re-sends
+  if (optimistic()) {
+    // An epoch is not enough: what an older epoch sent up to the announced target is kept (the
+    // sender's re-execution may not send it again); only undone intervals are dropped.
+    if (undone(src, pb->epoch, pb->rsn)) {
+      ctx.stats().add("msglog.stale");
+      return;
+    }
+  } else if (pb->epoch < known) { // sent by an incarnation that failed since: its re-execution re-sends
     ctx.stats().add("msglog.stale");
     return;
   }
-  if (pb->epoch > known) {
+  if (pb->epoch > known && !optimistic()) {
     known = pb->epoch;
     std::erase_if(buffer_[src], [&](const auto& item) { return item.second.pb->epoch < known; });
   }
@@ -135,6 +143,13 @@ void Process::deliver(NodeContext& ctx, const AppMessage& msg, const std::shared
   st_.rsn++;
   const Det d{self_, msg.src, pb->idx, st_.rsn};
   ctx.deliver(msg, pb);
+  if (optimistic()) {
+    // What an announced rollback is checked against: the sender's epoch and rsn it carried.
+    history_[d.rsn] = d;
+    deps_[d.rsn] = Dep{msg.src, pb->epoch, pb->rsn};
+    auto& mx = st_.dv[msg.src][pb->epoch];
+    mx = std::max(mx, pb->rsn);
+  }
   if (causal()) {
     // What the sender's state depended on now reaches this process' state too: keep the copies.
     for (const Det& o : pb->dets) {

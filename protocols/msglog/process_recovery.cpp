@@ -13,7 +13,8 @@
 namespace ckptsim::msglog {
 
 void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
-  epoch_ = ctx.incarnation();
+  epoch_ = optimistic() ? ctx.incarnation() * kEpochStride : ctx.incarnation();
+  victim_ = true;
   period_ = ctx.timer_period("checkpoint_period");
   failure_ = own.id;
   failure_date_ = own.date;
@@ -25,14 +26,38 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   auto b = std::make_shared<Body>();
   b->inc = epoch_;
   b->ints = {{"failure", own.id}};
+  if (optimistic()) b->ints["optimistic"] = 1; // the answer also lists the rollbacks announced so far
   ctx.send_control(logger_, control("REPLAY_REQ", b));
 }
 
 void Process::on_replay(NodeContext& ctx, const Body& b) {
   if (restored_ || have_replay_) return;
   have_replay_ = true;
-  logger_dets_ = b.dets;
+  logger_dets_.clear();
+  for (const Det& d : b.dets) {
+    if (d.src >= 0) {
+      logger_dets_.push_back(d);
+      continue;
+    }
+    // optimistic: a rollback announced before this process restarted (owner, epoch, target),
+    // which tells its undone messages still on the wire apart.
+    notices_seen_.insert({d.owner, d.idx});
+    notices_.push_back({d.owner, d.idx, d.rsn});
+    auto& known = known_epoch_[d.owner];
+    known = std::max(known, d.idx);
+  }
   logger_stable_ = b.get("stable");
+  if (optimistic()) {
+    // Its deliveries after the stable prefix are lost: whoever depends on them is an orphan.
+    ctx.trace_event(1, "rollback_notice", {{"failure", failure_}, {"epoch", epoch_}, {"target", logger_stable_}});
+    for (NodeId q = 0; q < nodes_; q++) {
+      if (q == self_) continue;
+      auto n = std::make_shared<Body>();
+      n->inc = epoch_;
+      n->ints = {{"failure", failure_}, {"target", logger_stable_}};
+      ctx.send_control(q, control("ROLLBACK_NOTICE", n));
+    }
+  }
   const std::uint64_t number = b.get("number");
   if (number == 0) {
     restore_from(ctx, ctx.initial_snapshot(), 0);
@@ -51,7 +76,12 @@ void Process::restore_from(NodeContext& ctx, const Snapshot& s, std::uint64_t nu
                              : fmt::format("msglog restart from checkpoint {} (failure {})", number, failure_));
   st_ = s.protocol.has_value() ? std::any_cast<const State&>(s.protocol) : State{};
   kept_ = number;
+  max_number_ = std::max(max_number_, number);
   restored_ = true;
+  if (optimistic()) {
+    kept_snaps_.clear();
+    kept_snaps_.push_back({number, st_.rsn, s});
+  }
   recount_log();
   account_log(ctx);
   // Every determinant the logger has is stable, and those before the checkpoint do not matter.
@@ -68,11 +98,21 @@ void Process::restore_from(NodeContext& ctx, const Snapshot& s, std::uint64_t nu
   release_held(ctx); // the checkpoint's held sends depend on deliveries it contains
   ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
   maybe_start_replay(ctx);
+  auto early = std::move(early_notices_);
+  early_notices_.clear();
+  for (const auto& [who, n] : early) on_notice(ctx, who, *n);
+  auto asks = std::move(early_resend_);
+  early_resend_.clear();
+  for (const auto& [who, n] : asks) on_resend_req(ctx, who, *n);
 }
 
 void Process::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
+  if (!restored_) { // optimistic: an orphan asks a restarted process whose log is not restored yet
+    early_resend_.emplace_back(from, std::make_shared<Body>(b));
+    return;
+  }
   auto& known = known_epoch_[from];
-  if (b.inc > known) {
+  if (b.inc > known && !optimistic()) {
     known = b.inc;
     // What its failed incarnation sent and this process has not delivered: its re-execution
     // sends it again.
@@ -88,7 +128,7 @@ void Process::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
   ctx.stats().add("msglog.resent", static_cast<double>(resent));
   auto c = std::make_shared<Body>();
   c->inc = epoch_;
-  c->ints = {{"failure", b.get("failure")}, {"next", st_.in_next[from]}, {"resent", resent}};
+  c->ints = {{"failure", b.get("failure")}, {"next", st_.in_next[from]}, {"resent", resent}, {"round", b.inc}};
   if (causal())
     if (auto it = others_.find(from); it != others_.end())
       for (const auto& [r, d] : it->second) c->dets.push_back(d);
@@ -98,7 +138,10 @@ void Process::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
 
 void Process::on_catchup(NodeContext& ctx, NodeId from, const Body& b) {
   if (failure_ == 0 || b.get("failure") != failure_) return;
-  catchup_[from] = b.get("next");
+  if (optimistic() && b.get("round") != epoch_) return; // asked before a later rollback of this process
+  std::uint64_t next = b.get("next");
+  if (auto cap = caps_.find(from); cap != caps_.end()) next = std::min(next, cap->second);
+  catchup_[from] = next;
   peers_resent_ += b.get("resent");
   peer_dets_.insert(peer_dets_.end(), b.dets.begin(), b.dets.end());
   maybe_start_replay(ctx);
@@ -152,16 +195,20 @@ void Process::check_recovered(NodeContext& ctx) {
   if (!app_done_ || !st_.held.empty())
     for (const auto& [q, next] : catchup_)
       if (st_.out_idx[q] < next) return;
-  ctx.stats().record("msglog.recoveries", {{"failure", failure_},
-                                           {"victim", self_},
-                                           {"rolled_back", 1},
-                                           {"checkpoint", kept_},
-                                           {"replayed", replayed_},
-                                           {"resent", peers_resent_},
-                                           {"duration", ctx.now() - failure_date_}});
-  ctx.trace_event(1, "msglog_recovered", {{"failure", failure_}, {"replayed", replayed_}, {"resent", peers_resent_}});
+  if (victim_)
+    ctx.stats().record("msglog.recoveries", {{"failure", failure_},
+                                             {"victim", self_},
+                                             {"rolled_back", 1},
+                                             {"checkpoint", kept_},
+                                             {"replayed", replayed_},
+                                             {"resent", peers_resent_},
+                                             {"duration", ctx.now() - failure_date_}});
+  ctx.trace_event(1, "msglog_recovered",
+                  {{"failure", failure_}, {"replayed", replayed_}, {"resent", peers_resent_}, {"orphan", !victim_}});
   ctx.recovered(failure_);
   failure_ = 0;
+  victim_ = false;
+  caps_.clear();
   have_replay_ = false;
   logger_dets_.clear();
   peer_dets_.clear();

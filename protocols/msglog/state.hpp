@@ -31,6 +31,9 @@ struct State {
   std::map<NodeId, std::uint64_t> in_next;    // next expected channel index per source
   std::map<NodeId, std::deque<LogEntry>> log; // per destination, in index order
   std::deque<HeldSend> held;
+  // optimistic: the dependency vector of this state, per sender and sender epoch the highest
+  // sender rsn a delivery carried (an orphan is found from it when a rollback is announced)
+  std::map<NodeId, std::map<std::uint64_t, std::uint64_t>> dv;
 };
 
 } // namespace ckptsim::msglog
