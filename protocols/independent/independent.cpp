@@ -50,7 +50,7 @@ void Module::summarize(const Stats& st, std::string& out) const {
   out += fmt::format("  checkpoint bytes stored max {:.4g}, end {:.4g}; log entries max {:.0f} (one node {:.0f}), "
                      "end {:.0f}; re-sent {:.0f}; garbage collections {:.0f}\n",
                      st.get("independent.stored_bytes_max"), st.get("independent.stored_bytes"),
-                     st.get("log.entries_max"), st.get("independent.log_entries_node_max"), st.get("log.entries"),
+                     st.get("log.entries_max"), st.get("log.entries_node_max"), st.get("log.entries"),
                      st.get("independent.replays"), st.get("independent.gcs"));
 }
 

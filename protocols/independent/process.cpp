@@ -177,7 +177,6 @@ void Process::count_log(NodeContext& ctx) {
       entries++;
     }
   count_logged(ctx.stats(), self_, static_cast<double>(entries), bytes);
-  ctx.stats().max("independent.log_entries_node_max", static_cast<double>(entries));
 }
 
 } // namespace ckptsim::independent

@@ -70,8 +70,7 @@ void EventLogger::on_control(NodeContext& ctx, NodeId from, const ControlMessage
 }
 
 void EventLogger::account(NodeContext& ctx, NodeId p) {
-  ledger_->set(ctx.stats(), "msglog.dets_held", p,
-               static_cast<double>(procs_[static_cast<std::size_t>(p)].dets.size()));
+  ctx.stats().level("msglog.dets_held", p, static_cast<double>(procs_[static_cast<std::size_t>(p)].dets.size()));
 }
 
 } // namespace ckptsim::msglog

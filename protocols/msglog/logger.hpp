@@ -5,7 +5,6 @@
  * restarted process with its checkpoint and the determinants after it (REPLAY). */
 #pragma once
 
-#include "protocols/msglog/ledger.hpp"
 #include "protocols/msglog/messages.hpp"
 #include "protocols/protocol.hpp"
 
@@ -16,9 +15,8 @@ namespace ckptsim::msglog {
 
 class EventLogger : public Agent {
  public:
-  EventLogger(int nodes, std::shared_ptr<Ledger> ledger)
-      : procs_(static_cast<std::size_t>(nodes))
-      , ledger_(std::move(ledger)) {}
+  explicit EventLogger(int nodes)
+      : procs_(static_cast<std::size_t>(nodes)) {}
   void on_restart(NodeContext& ctx, const FailureNotice& own) override;
   void on_failure_detected(NodeContext& /*ctx*/, const FailureNotice& /*notice*/) override {}
   void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
@@ -35,7 +33,6 @@ class EventLogger : public Agent {
 
   std::vector<Proc> procs_;
   std::vector<Det> notices_; // optimistic: every rollback of a process that did not fail (owner, epoch, target)
-  std::shared_ptr<Ledger> ledger_;
 };
 
 } // namespace ckptsim::msglog

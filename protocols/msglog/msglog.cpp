@@ -18,8 +18,7 @@ class Module : public ProtocolModule {
  public:
   Module(const FederationLayout& layout, Options options)
       : layout_(layout)
-      , options_(options)
-      , ledger_(std::make_shared<Ledger>()) {}
+      , options_(options) {}
   bool tolerates_overlapping_failures() const override { return false; }
   // The failed process reports once its re-execution has caught up with its peers, and each
   // peer once it has re-sent its log.
@@ -28,15 +27,14 @@ class Module : public ProtocolModule {
   bool recovery_needs_quiescence() const override { return options_.variant == Variant::Optimistic; }
   std::vector<ServiceSpec> services() const override { return {{"event_logger"}}; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool service) const override {
-    if (service) return std::make_unique<EventLogger>(layout_.num_nodes(), ledger_);
-    return std::make_unique<Process>(layout_, node, options_, ledger_);
+    if (service) return std::make_unique<EventLogger>(layout_.num_nodes());
+    return std::make_unique<Process>(layout_, node, options_);
   }
   void summarize(const Stats& st, std::string& out) const override;
 
  private:
   const FederationLayout& layout_;
   Options options_;
-  std::shared_ptr<Ledger> ledger_;
 };
 
 void Module::summarize(const Stats& st, std::string& out) const {
@@ -44,10 +42,10 @@ void Module::summarize(const Stats& st, std::string& out) const {
   const bool optimistic = options_.variant == Variant::Optimistic;
   out += fmt::format("\n  Message logging ({})\n", causal ? "causal" : optimistic ? "optimistic" : "pessimistic");
   out += fmt::format("  {:<34} {:>14} {:>14}\n", "", "max", "end");
-  out += fmt::format("  {:<34} {:>14.0f} {:>14.0f}\n", "log entries (all senders)", st.get("msglog.log_entries_max"),
-                     st.get("msglog.log_entries"));
-  out += fmt::format("  {:<34} {:>14.4g} {:>14.4g}\n", "log bytes (all senders)", st.get("msglog.log_bytes_max"),
-                     st.get("msglog.log_bytes"));
+  out += fmt::format("  {:<34} {:>14.0f} {:>14.0f}\n", "log entries (all senders)", st.get("log.entries_max"),
+                     st.get("log.entries"));
+  out += fmt::format("  {:<34} {:>14.4g} {:>14.4g}\n", "log bytes (all senders)", st.get("log.bytes_max"),
+                     st.get("log.bytes"));
   out += fmt::format("  {:<34} {:>14.0f} {:>14.0f}\n", "determinants at the logger", st.get("msglog.dets_held_max"),
                      st.get("msglog.dets_held"));
   if (causal)

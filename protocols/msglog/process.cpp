@@ -12,13 +12,12 @@
 
 namespace ckptsim::msglog {
 
-Process::Process(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Ledger> ledger)
+Process::Process(const FederationLayout& layout, NodeId self, Options options)
     : layout_(layout)
     , self_(self)
     , nodes_(layout.num_nodes())
     , logger_(layout.num_nodes())
-    , options_(options)
-    , ledger_(std::move(ledger)) {}
+    , options_(options) {}
 
 void Process::on_start(NodeContext& ctx) {
   epoch_ = optimistic() ? ctx.incarnation() * kEpochStride : ctx.incarnation();
@@ -179,8 +178,7 @@ void Process::recount_log() {
 }
 
 void Process::account_log(NodeContext& ctx) {
-  ledger_->set(ctx.stats(), "msglog.log_entries", self_, log_entries_);
-  ledger_->set(ctx.stats(), "msglog.log_bytes", self_, log_bytes_);
+  count_logged(ctx.stats(), self_, static_cast<double>(log_entries_), log_bytes_);
 }
 
 void Process::on_failure_detected(NodeContext& /*ctx*/, const FailureNotice& /*notice*/) {

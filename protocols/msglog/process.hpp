@@ -8,7 +8,6 @@
  * rollbacks). */
 #pragma once
 
-#include "protocols/msglog/ledger.hpp"
 #include "protocols/msglog/messages.hpp"
 #include "protocols/msglog/state.hpp"
 #include "protocols/protocol.hpp"
@@ -39,7 +38,7 @@ constexpr int kRestartTimer = 2;
 
 class Process : public Agent {
  public:
-  Process(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Ledger> ledger);
+  Process(const FederationLayout& layout, NodeId self, Options options);
 
   void on_start(NodeContext& ctx) override;
   void on_restart(NodeContext& ctx, const FailureNotice& own) override;
@@ -102,7 +101,6 @@ class Process : public Agent {
   const int nodes_;
   const NodeId logger_; // the event logger service: endpoint N
   const Options options_;
-  std::shared_ptr<Ledger> ledger_;
 
   State st_;
   double log_entries_ = 0; // in st_.log

@@ -212,7 +212,7 @@ void Process::learn_stable(NodeId owner, std::uint64_t stable) {
 void Process::account_dets(NodeContext& ctx) {
   double copies = 0;
   for (const auto& [owner, dets] : others_) copies += static_cast<double>(dets.size());
-  ledger_->set(ctx.stats(), "msglog.det_copies", self_, copies);
+  ctx.stats().level("msglog.det_copies", self_, copies);
 }
 
 } // namespace ckptsim::msglog

@@ -9,6 +9,7 @@ void Stats::level(const std::string& name, int node, double value) {
   counters_[name] += value - mine;
   mine = value;
   max(name + "_max", counters_[name]);
+  max(name + "_node_max", value);
 }
 
 double Stats::level_of(const std::string& name, int node) const {

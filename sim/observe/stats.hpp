@@ -24,7 +24,8 @@ class Stats {
   double get(const std::string& name) const;
 
   /** @brief Sets what node @p node holds now (its message log...): counter @p name is the sum over
-   *  the nodes, @p name + "_max" its peak. A node's new level replaces its previous one, so a
+   *  the nodes, @p name + "_max" its peak, @p name + "_node_max" the most one node held. A node's
+   *  new level replaces its previous one, so a
    *  restarted node setting its level replaces what its dead incarnation held. */
   void level(const std::string& name, int node, double value);
   double level_of(const std::string& name, int node) const;

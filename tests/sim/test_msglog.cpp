@@ -240,15 +240,15 @@ TEST(MsglogPessimistic, CheckpointsBoundTheLogsAndTheDeterminants) {
   // Without checkpoints nothing is ever dropped: every send is in a log, every determinant at the logger.
   const double sends = counter(a, "msglog.sends");
   ASSERT_GT(sends, 1000);
-  EXPECT_EQ(counter(a, "msglog.log_entries"), sends);
-  EXPECT_EQ(counter(a, "msglog.log_entries_max"), sends);
-  EXPECT_EQ(counter(a, "msglog.log_bytes"), sends * 4096);
+  EXPECT_EQ(counter(a, "log.entries"), sends);
+  EXPECT_EQ(counter(a, "log.entries_max"), sends);
+  EXPECT_EQ(counter(a, "log.bytes"), sends * 4096);
   EXPECT_EQ(counter(a, "msglog.dets_held"), counter(a, "msglog.determinants"));
   EXPECT_EQ(counter(a, "msglog.checkpoints"), 0);
   // With a checkpoint every 0.2 s of a 4 s run, a process keeps about two periods of its sends.
   EXPECT_EQ(counter(b, "msglog.sends"), sends); // same application, same seed
   EXPECT_GE(counter(b, "msglog.checkpoints"), 6 * 18);
-  EXPECT_LT(counter(b, "msglog.log_entries_max"), 0.2 * sends);
+  EXPECT_LT(counter(b, "log.entries_max"), 0.2 * sends);
   EXPECT_LT(counter(b, "msglog.dets_held_max"), 0.2 * counter(b, "msglog.determinants"));
   EXPECT_GT(counter(b, "msglog.log_gc_dropped"), 0.7 * sends);
   EXPECT_GT(counter(b, "msglog.dets_collected"), 0.7 * counter(b, "msglog.determinants"));
