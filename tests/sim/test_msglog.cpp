@@ -12,7 +12,7 @@
  * Causal variant: 100 seeded runs with failures, no send held, only the failed process rolls
  * back, 0 violations, and replays that used determinants the logger never had, from the copies
  * piggybacked to peers (seen in the trace); the stencil recovers with the right checksum. */
-#include "tests/support/sim_child.hpp"
+#include "tests/sim/msglog_config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,16 +24,6 @@ using namespace ckptsim;
 using namespace ckptsim::testing;
 
 namespace {
-
-RunConfig msglog_config(json topology, json application, double period, std::uint64_t seed) {
-  json timers = json::object();
-  if (std::isfinite(period)) timers = {{"default", {{"checkpoint_period", period}}}};
-  RunConfig c = make_config(std::move(topology), std::move(application), timers);
-  c.options.protocol = "msglog";
-  c.options.seed = seed;
-  c.options.end_date = 100;
-  return c;
-}
 
 double counter(const json& doc, const char* name) {
   const auto& c = doc["stats"]["counters"];
@@ -290,13 +280,13 @@ void stencil_keeps_its_checksum(const char* variant, int nodes, int width, const
   };
   RunConfig reference = msglog_config(topo(INFINITY), app, 0.1, 1);
   reference.options.protocol = "none";
+  reference.options.params.clear();
   auto ref = run_in_child(reference);
   ASSERT_EQ(ref.exit_status, 0) << ref.error;
   const auto checksum = ref.document["results"]["result_checksum"].get<std::uint64_t>();
   int with_failures = 0;
   for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(seeds); seed++) {
-    RunConfig c = msglog_config(topo(0.3), app, 0.1, seed);
-    c.options.params["variant"] = variant;
+    RunConfig c = msglog_config(topo(0.3), app, 0.1, seed, variant);
     auto r = run_in_child(c);
     ASSERT_EQ(r.exit_status, 0) << r.error;
     const auto& res = r.document["results"];
@@ -338,8 +328,7 @@ TEST(MsglogCausal, HundredRunsWithFailuresReplayFromPeersCopies) {
     // A logger far away (3 ms) in most runs: determinants stay unstable long enough for a
     // failure to find some that only the peers have.
     if (seed % 4 != 0) topo["controller"] = {{"latency", "3ms"}, {"bandwidth", "1GBps"}};
-    RunConfig c = msglog_config(topo, app, 0.15, seed);
-    c.options.params["variant"] = "causal";
+    RunConfig c = msglog_config(topo, app, 0.15, seed, "causal");
     c.options.trace_file = temp_path("msglog-causal.jsonl");
     c.options.trace_level = 1;
     auto r = run_in_child(c);

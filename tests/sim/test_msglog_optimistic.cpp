@@ -10,7 +10,7 @@
  * the no-orphan condition is checked from the trace at the end of every recovery (the oracle
  * alone would not see a kept orphan delivery of the stochastic application: the failed
  * process' re-execution sends the same message again). */
-#include "tests/support/sim_child.hpp"
+#include "tests/sim/msglog_config.hpp"
 
 #include <gtest/gtest.h>
 
@@ -23,17 +23,6 @@ using namespace ckptsim;
 using namespace ckptsim::testing;
 
 namespace {
-
-RunConfig optimistic_config(json topology, json application, double period, std::uint64_t seed) {
-  json timers = json::object();
-  if (std::isfinite(period)) timers = {{"default", {{"checkpoint_period", period}}}};
-  RunConfig c = make_config(std::move(topology), std::move(application), timers);
-  c.options.protocol = "msglog";
-  c.options.params["variant"] = "optimistic";
-  c.options.seed = seed;
-  c.options.end_date = 100;
-  return c;
-}
 
 struct Rollbacks {
   int others = 0;          // rollbacks of processes other than the failure's victim
@@ -152,7 +141,7 @@ TEST(MsglogOptimistic, HundredRunsWithFailuresRollBackOrphansConsistently) {
     // A logger far away in most runs: determinants stay unstable long enough for a failure to
     // lose some that others depend on.
     if (seed % 4 != 0) topo["controller"] = {{"latency", "4ms"}, {"bandwidth", "1GBps"}};
-    RunConfig c = optimistic_config(topo, app, 0.15, seed);
+    RunConfig c = msglog_config(topo, app, 0.15, seed, "optimistic");
     c.options.trace_file = temp_path("msglog-optimistic.jsonl");
     c.options.trace_level = 1;
     auto r = run_in_child(c);
@@ -199,7 +188,7 @@ TEST(MsglogOptimistic, StencilRecoversWithTheFailureFreeChecksum) {
     t["controller"] = {{"latency", "2ms"}, {"bandwidth", "1GBps"}};
     return t;
   };
-  RunConfig reference = optimistic_config(topo(INFINITY), app, 0.1, 1);
+  RunConfig reference = msglog_config(topo(INFINITY), app, 0.1, 1, "optimistic");
   reference.options.protocol = "none";
   reference.options.params.clear();
   auto ref = run_in_child(reference);
@@ -208,7 +197,7 @@ TEST(MsglogOptimistic, StencilRecoversWithTheFailureFreeChecksum) {
   int with_failures = 0;
   double orphans = 0;
   for (std::uint64_t seed = 1; seed <= 20; seed++) {
-    RunConfig c = optimistic_config(topo(0.3), app, 0.1, seed);
+    RunConfig c = msglog_config(topo(0.3), app, 0.1, seed, "optimistic");
     c.options.trace_file = temp_path("msglog-optimistic-stencil.jsonl");
     c.options.trace_level = 1;
     auto r = run_in_child(c);
@@ -247,7 +236,7 @@ TEST(MsglogOptimistic, ScriptedCascadeRollsBackTwoOrphans) {
                    {"c0-1", {{{"compute", 0.015}}, {{"send", "c0-2"}, {"label", "c1"}}, {{"compute", 1.0}}}},
                    {"c0-2", {{{"send", "c0-0"}, {"label", "a1"}}, {{"compute", 1.0}}}}}},
                  {"failures", {{{"date", 0.02}, {"node", "c0-0"}}}}};
-  RunConfig c = optimistic_config(topo, app, INFINITY, 1);
+  RunConfig c = msglog_config(topo, app, INFINITY, 1, "optimistic");
   c.options.trace_file = temp_path("msglog-optimistic-scripted.jsonl");
   c.options.trace_level = 1;
   auto r = run_in_child(c);
