@@ -95,6 +95,8 @@ class Process : public Agent {
   bool undone(NodeId w, std::uint64_t epoch, std::uint64_t rsn) const;
   void orphan_rollback(NodeContext& ctx, NodeId cause, FailureId failure, std::uint64_t target);
   void start_round(NodeContext& ctx);
+  /** @brief Asks every peer to re-send its logged messages from this process' next expected index. */
+  void request_resends(NodeContext& ctx);
 
   const FederationLayout& layout_;
   const NodeId self_;

@@ -160,6 +160,10 @@ void Process::start_round(NodeContext& ctx) {
   catchup_.clear();
   caps_.clear();
   peers_resent_ = 0;
+  request_resends(ctx);
+}
+
+void Process::request_resends(NodeContext& ctx) {
   for (NodeId q = 0; q < nodes_; q++) {
     if (q == self_) continue;
     auto b = std::make_shared<Body>();

@@ -86,13 +86,7 @@ void Process::restore_from(NodeContext& ctx, const Snapshot& s, std::uint64_t nu
   account_log(ctx);
   // Every determinant the logger has is stable, and those before the checkpoint do not matter.
   stable_ = std::max(st_.rsn, logger_stable_);
-  for (NodeId q = 0; q < nodes_; q++) {
-    if (q == self_) continue;
-    auto b = std::make_shared<Body>();
-    b->inc = epoch_;
-    b->ints = {{"failure", failure_}, {"next", st_.in_next[q]}};
-    ctx.send_control(q, control("RESEND_REQ", b));
-  }
+  request_resends(ctx);
   for (auto& a : before_restore_) accept(ctx, a.msg, a.pb);
   before_restore_.clear();
   release_held(ctx); // the checkpoint's held sends depend on deliveries it contains

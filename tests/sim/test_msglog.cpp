@@ -323,11 +323,8 @@ TEST(MsglogCausal, HundredRunsWithFailuresReplayFromPeersCopies) {
   int with_failures = 0, failures = 0, runs_using_peers = 0, covered = 0;
   double from_peers = 0, piggybacked = 0, replayed = 0;
   for (std::uint64_t seed = 1; with_failures < 100 && seed < 400; seed++) {
-    json topo = small_topology(2, 3, 0.5);
-    topo["failures"] = {{"downtime", 0.01}, {"detection_delay", 0.002}, {"restart_overhead", 0.005}};
-    // A logger far away (3 ms) in most runs: determinants stay unstable long enough for a
-    // failure to find some that only the peers have.
-    if (seed % 4 != 0) topo["controller"] = {{"latency", "3ms"}, {"bandwidth", "1GBps"}};
+    // A logger far away (3 ms) in most runs: failures find determinants only the peers have.
+    const json topo = far_logger_topology(seed, "3ms");
     RunConfig c = msglog_config(topo, app, 0.15, seed, "causal");
     c.options.trace_file = temp_path("msglog-causal.jsonl");
     c.options.trace_level = 1;

@@ -136,11 +136,8 @@ TEST(MsglogOptimistic, HundredRunsWithFailuresRollBackOrphansConsistently) {
   int with_failures = 0, failures = 0, runs_with_orphans = 0, others = 0, restores = 0, notices = 0;
   double orphan_stat = 0, engine_extra = 0;
   for (std::uint64_t seed = 1; with_failures < 100 && seed < 400; seed++) {
-    json topo = small_topology(2, 3, 0.5);
-    topo["failures"] = {{"downtime", 0.01}, {"detection_delay", 0.002}, {"restart_overhead", 0.005}};
-    // A logger far away in most runs: determinants stay unstable long enough for a failure to
-    // lose some that others depend on.
-    if (seed % 4 != 0) topo["controller"] = {{"latency", "4ms"}, {"bandwidth", "1GBps"}};
+    // A logger far away in most runs: failures lose determinants others depend on.
+    const json topo = far_logger_topology(seed, "4ms");
     RunConfig c = msglog_config(topo, app, 0.15, seed, "optimistic");
     c.options.trace_file = temp_path("msglog-optimistic.jsonl");
     c.options.trace_level = 1;
