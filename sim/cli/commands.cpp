@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
@@ -77,6 +78,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   RunOptions opt;
   std::vector<std::string> params;
   std::string end;
+  std::string self_test;
   po::options_description d("ckptsim run options");
   add_scenario_options(d, files);
   d.add_options()("help,h", "this help")("protocol", po::value(&opt.protocol)->default_value("hc3i"),
@@ -94,14 +96,22 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "network-model", po::value(&opt.network_model)->default_value("CM02"),
       "CM02 (latency + size/bandwidth, as in the papers) or LV08")(
       "progress", po::value<bool>(), "progress line on stderr (default: when stderr is a terminal)")(
-      "quiet,q", po::bool_switch(&opt.quiet), "no summary on stdout");
+      "quiet,q", po::bool_switch(&opt.quiet), "no summary on stdout")(
+      "self-test", po::value(&self_test),
+      "testing aid for sweep runners: crash (abort at once) or hang (never end); none does nothing");
   auto vm = parse(args, d);
   if (vm.count("help")) {
     std::cout << "usage: ckptsim run [OPTIONS] [--cfg=SIMGRID_OPTION ...] [--log=SIMGRID_LOG ...]\n\n" << d << "\n";
     return 0;
   }
+  if (!self_test.empty() && self_test != "none" && self_test != "crash" && self_test != "hang")
+    throw InputError("command line", "--self-test", "expected none, crash or hang");
   RunConfig config = load_scenario(files, opt.overrides);
   opt.params = parse_params(params);
+  // A run that crashes or never ends, on purpose: how the sweep runner's handling of both is tested.
+  if (self_test == "crash") std::abort();
+  if (self_test == "hang")
+    while (true) pause();
   if (!end.empty()) {
     std::string why;
     auto v = units::parse(end, units::Kind::Duration, &why);

@@ -16,6 +16,8 @@ commands:
   validate    check input files without simulating
   protocols   list the protocols, their parameters and the timers
   compare     run several protocols on the same inputs and seed, print one table
+  sweep       run every point of a sweep file in parallel processes (resumable; docs/SWEEP.md)
+  merge       combine the result files of parts of a sweep
   platform    write the SimGrid platform XML equivalent to a topology
 
 `ckptsim COMMAND --help` describes a command's options.
@@ -41,6 +43,8 @@ int main(int argc, char** argv) {
     if (command == "protocols") return ckptsim::cli::protocols_command(args);
     if (command == "platform") return ckptsim::cli::platform_command(args);
     if (command == "compare") return ckptsim::cli::compare_command(args, argv[0]);
+    if (command == "sweep") return ckptsim::cli::sweep_command(args, argv[0]);
+    if (command == "merge") return ckptsim::cli::merge_command(args);
     std::fprintf(stderr, "ckptsim: unknown command \"%s\"\n%s", command.c_str(), kUsage);
     return 2;
   } catch (const ckptsim::InputError& e) {

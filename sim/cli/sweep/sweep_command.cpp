@@ -1,0 +1,314 @@
+/* `ckptsim sweep FILE`: every run of a sweep file (docs/SWEEP.md) in its own child process,
+ * --jobs at a time; results appended as runs finish; an interrupted sweep resumes; --dry-run
+ * lists the runs; --emit writes them for another scheduler (GNU parallel, Slurm). */
+#include "sim/cli/commands.hpp"
+#include "sim/cli/default_scenario.hpp"
+#include "sim/cli/output.hpp"
+#include "sim/cli/scenario.hpp"
+#include "sim/cli/sweep/aggregate.hpp"
+#include "sim/cli/sweep/process_pool.hpp"
+#include "sim/cli/sweep/records.hpp"
+#include "sim/cli/sweep/sweep_run.hpp"
+#include "sim/cli/sweep/sweep_spec.hpp"
+#include "sim/config/input_error.hpp"
+#include "sim/units/units.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace ckptsim::cli {
+
+namespace fs = std::filesystem;
+using namespace ckptsim::sweep;
+
+namespace {
+
+struct SweepArgs {
+  std::string file;
+  int jobs = 0;
+  double time_limit = -1; // < 0: the sweep file's
+  std::string out;
+  bool dry_run = false;
+  std::string emit; // "", "jobs", "slurm"
+  std::string only;
+  bool retry_failed = false;
+  bool restart = false;
+  int progress = -1; // -1: when stderr is a terminal
+};
+
+const char* kHelp = R"(usage: ckptsim sweep FILE [OPTIONS]
+
+Runs every point of a sweep file (docs/SWEEP.md), each run in its own process.
+  --jobs N            runs at a time (default: the number of cores)
+  --time-limit DUR    wall-clock limit of one run, e.g. 10min (default: the file's "time_limit", else none);
+                      a run past it is killed and recorded as "timeout"
+  --out PREFIX        results PREFIX.jsonl, PREFIX.csv, PREFIX.points.csv (default: the file's "output",
+                      else the sweep file's name without .json)
+  --dry-run           list the runs (done or pending) and their `ckptsim run` command lines
+  --emit jobs|slurm   print one command line per pending run (for GNU parallel or any scheduler), or a
+                      Slurm job-array script over them; merge their parts with `ckptsim merge`
+  --only LIST         run only these run indices (e.g. 7 or 0-9,12)
+  --retry-failed      run again the runs recorded as failed (default: a recorded run is done)
+  --restart           discard the results of an earlier sweep and start over
+  --progress BOOL     progress line on stderr (default: when stderr is a terminal)
+Exit status: 0 every run succeeded, 3 some run failed (recorded, the others went on), 2 bad input.
+)";
+
+SweepArgs parse_args(const std::vector<std::string>& args) {
+  SweepArgs a;
+  auto value = [&](std::size_t& i) -> const std::string& {
+    if (i + 1 >= args.size()) throw InputError("command line", args[i], "expects a value");
+    return args[++i];
+  };
+  for (std::size_t i = 0; i < args.size(); i++) {
+    const std::string& x = args[i];
+    if (x == "--jobs" || x == "-j") {
+      const std::string& v = value(i);
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (*end != 0 || n < 1 || n > 4096) throw InputError("command line", "--jobs", "expected a number of jobs >= 1");
+      a.jobs = static_cast<int>(n);
+    } else if (x == "--time-limit") {
+      std::string why;
+      auto d = units::parse(value(i), units::Kind::Duration, &why);
+      if (!d || *d < 0) throw InputError("command line", "--time-limit", d ? "expected a duration >= 0" : why);
+      a.time_limit = *d;
+    } else if (x == "--out") {
+      a.out = value(i);
+    } else if (x == "--dry-run") {
+      a.dry_run = true;
+    } else if (x == "--emit") {
+      a.emit = value(i);
+      if (a.emit != "jobs" && a.emit != "slurm") throw InputError("command line", "--emit", "expected jobs or slurm");
+    } else if (x == "--only") {
+      a.only = value(i);
+    } else if (x == "--retry-failed") {
+      a.retry_failed = true;
+    } else if (x == "--restart") {
+      a.restart = true;
+    } else if (x == "--progress") {
+      const std::string& v = value(i);
+      if (v != "true" && v != "false") throw InputError("command line", "--progress", "expected true or false");
+      a.progress = v == "true" ? 1 : 0;
+    } else if (!x.empty() && x[0] == '-') {
+      throw InputError("command line", x, "unknown option of ckptsim sweep (see ckptsim sweep --help)");
+    } else if (a.file.empty()) {
+      a.file = x;
+    } else {
+      throw InputError("command line", x, "one sweep file only");
+    }
+  }
+  if (a.file.empty()) throw InputError("command line", "FILE", "ckptsim sweep needs a sweep file");
+  if (a.jobs == 0) a.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return a;
+}
+
+std::set<std::size_t> parse_only(const std::string& text, std::size_t total) {
+  std::set<std::size_t> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const auto dash = item.find('-');
+    try {
+      std::size_t used = 0;
+      const std::size_t lo = std::stoul(item.substr(0, dash), &used);
+      if (used != (dash == std::string::npos ? item.size() : dash)) throw std::invalid_argument(item);
+      std::size_t hi = lo;
+      if (dash != std::string::npos) {
+        hi = std::stoul(item.substr(dash + 1), &used);
+        if (used != item.size() - dash - 1) throw std::invalid_argument(item);
+      }
+      if (lo > hi || hi >= total)
+        throw InputError("command line", "--only", fmt::format("\"{}\": run indices go from 0 to {}", item, total - 1));
+      for (std::size_t k = lo; k <= hi; k++) out.insert(k);
+    } catch (const std::logic_error&) {
+      throw InputError("command line", "--only", fmt::format("\"{}\": expected INDEX or FIRST-LAST", item));
+    }
+  }
+  return out;
+}
+
+/** "0-3,7,9-10": how a Slurm array (and a human) reads a set of indices. */
+std::string ranges(const std::vector<std::size_t>& xs) {
+  std::string s;
+  for (std::size_t i = 0; i < xs.size();) {
+    std::size_t j = i;
+    while (j + 1 < xs.size() && xs[j + 1] == xs[j] + 1) j++;
+    s += (s.empty() ? "" : ",") + (i == j ? std::to_string(xs[i]) : fmt::format("{}-{}", xs[i], xs[j]));
+    i = j + 1;
+  }
+  return s;
+}
+
+std::string quote(const std::string& s) {
+  if (!s.empty() &&
+      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,") == std::string::npos)
+    return s;
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+std::string self_path(const std::string& program) {
+  std::error_code ec;
+  auto p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::absolute(program).string() : p.string();
+}
+
+} // namespace
+
+int sweep_command(const std::vector<std::string>& raw_args, const std::string& program) {
+  for (const auto& a : raw_args)
+    if (a == "--help" || a == "-h") {
+      std::fputs(kHelp, stdout);
+      return 0;
+    }
+  const SweepArgs args = parse_args(raw_args);
+  const SweepSpec spec = load_sweep(args.file);
+  const double time_limit = args.time_limit >= 0 ? args.time_limit : spec.time_limit;
+  const std::string prefix = args.out.empty() ? spec.output : args.out;
+  const std::vector<RunSpec> runs = plan_runs(spec);
+  const std::string fingerprint = sweep_fingerprint(spec);
+  const ResultFiles files{prefix + ".jsonl", prefix + ".csv", prefix + ".points.csv"};
+
+  std::set<std::size_t> only;
+  if (!args.only.empty()) only = parse_only(args.only, runs.size());
+  if (args.restart && !args.dry_run && args.emit.empty()) {
+    fs::remove(files.jsonl);
+    fs::remove(files.csv);
+    fs::remove(files.points);
+  }
+  std::vector<Record> records = args.restart ? std::vector<Record>{} : read_records(files.jsonl);
+  for (const auto& r : records)
+    if (r.sweep != fingerprint)
+      throw InputError(files.jsonl, fmt::format("run {}", r.index),
+                       "these results were made by a different sweep (the sweep file or one of its inputs changed "
+                       "since): use --restart to discard them, or --out to write elsewhere");
+  // The latest record of a run wins (a retried failure replaces its first record).
+  std::map<std::string, Record> latest;
+  for (auto& r : records) latest[r.key] = std::move(r);
+  std::vector<const RunSpec*> pending;
+  for (const auto& run : runs) {
+    if (!only.empty() && !only.count(run.index)) continue;
+    auto it = latest.find(run.key);
+    const bool done = it != latest.end() && (it->second.status == "ok" || !args.retry_failed);
+    if (!done) pending.push_back(&run);
+  }
+
+  if (args.dry_run) {
+    std::printf("%s: %zu runs, %zu pending; results in %s\n", args.file.c_str(), runs.size(), pending.size(),
+                files.csv.c_str());
+    std::set<std::size_t> todo;
+    for (const auto* p : pending) todo.insert(p->index);
+    for (const auto& run : runs) {
+      auto it = latest.find(run.key);
+      const std::string state = todo.count(run.index) ? "pending" : it != latest.end() ? it->second.status : "skipped";
+      std::string cmd = "ckptsim run";
+      for (const auto& a : run.args) cmd += " " + quote(a);
+      std::printf("%5zu  %-8s %s\n       %s\n", run.index, state.c_str(), run.key.c_str(), cmd.c_str());
+    }
+    return 0;
+  }
+  if (!args.emit.empty()) {
+    const std::string self = self_path(program);
+    const std::string file = fs::absolute(args.file).string();
+    const std::string parts = fs::absolute(prefix).string() + ".parts";
+    std::string limit = time_limit > 0 ? fmt::format(" --time-limit {}s", time_limit) : "";
+    if (args.emit == "jobs") {
+      for (const auto* p : pending)
+        std::printf("%s sweep %s --only %zu --out %s/%zu --progress false%s\n", quote(self).c_str(),
+                    quote(file).c_str(), p->index, quote(parts).c_str(), p->index, limit.c_str());
+      return 0;
+    }
+    std::vector<std::size_t> indices;
+    for (const auto* p : pending) indices.push_back(p->index);
+    std::printf(
+        "#!/bin/bash\n"
+        "# Slurm job array over the %zu pending runs of %s (written by `ckptsim sweep --emit slurm`).\n"
+        "# Submit: sbatch THIS_SCRIPT; when every task is done:\n"
+        "#   %s merge --out %s %s/*.jsonl\n"
+        "#SBATCH --job-name=ckptsim-sweep\n"
+        "#SBATCH --array=%s\n"
+        "#SBATCH --ntasks=1\n"
+        "#SBATCH --cpus-per-task=1\n"
+        "#SBATCH --output=%s/slurm-%%a.out\n"
+        "mkdir -p %s\n"
+        "exec %s sweep %s --only \"$SLURM_ARRAY_TASK_ID\" --out %s/\"$SLURM_ARRAY_TASK_ID\" --progress false%s\n",
+        pending.size(), file.c_str(), quote(self).c_str(), quote(fs::absolute(prefix).string()).c_str(),
+        quote(parts).c_str(), indices.empty() ? "0-0" : ranges(indices).c_str(), quote(parts).c_str(),
+        quote(parts).c_str(), quote(self).c_str(), quote(file).c_str(), quote(parts).c_str(), limit.c_str());
+    return 0;
+  }
+
+  std::vector<Record> kept_records;
+  for (auto& [k, r] : latest) kept_records.push_back(r);
+  SweepProgress progress(pending.size(), args.progress < 0 ? isatty(STDERR_FILENO) != 0 : args.progress == 1);
+  const auto outcome =
+      execute_runs(spec, pending, kept_records, files, fingerprint, args.jobs, time_limit, program, progress,
+                   /*write_points=*/only.empty());
+  std::fprintf(stderr, "sweep: %zu run(s) done now (%zu recorded before), %zu failed; results: %s\n", outcome.finished,
+               latest.size(), outcome.failed, files.csv.c_str());
+  if (outcome.finished > 0 && outcome.bad_input == outcome.finished) return 2;
+  return outcome.any_failed_recorded ? 3 : 0;
+}
+
+int merge_command(const std::vector<std::string>& args) {
+  std::string out;
+  std::vector<std::string> inputs;
+  for (std::size_t i = 0; i < args.size(); i++) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::printf("usage: ckptsim merge --out PREFIX PART.jsonl...\n\n"
+                  "Combines the JSON-lines results of parts of one sweep (`ckptsim sweep --emit`, or sweeps run\n"
+                  "with --only on several machines) into PREFIX.jsonl, PREFIX.csv and PREFIX.points.csv. Parts of\n"
+                  "different sweeps are refused; a run present in several parts keeps its successful record.\n");
+      return 0;
+    }
+    if (args[i] == "--out") {
+      if (i + 1 >= args.size()) throw InputError("command line", "--out", "expects a value");
+      out = args[++i];
+    } else if (!args[i].empty() && args[i][0] == '-') {
+      throw InputError("command line", args[i], "unknown option of ckptsim merge");
+    } else {
+      inputs.push_back(args[i]);
+    }
+  }
+  if (out.empty()) throw InputError("command line", "--out", "ckptsim merge needs --out PREFIX");
+  if (inputs.empty()) throw InputError("command line", "PART", "ckptsim merge needs result files to merge");
+  std::map<std::string, Record> merged;
+  std::string fingerprint;
+  std::string first;
+  for (const auto& path : inputs) {
+    if (!fs::exists(path)) throw InputError(path, "", "no such file");
+    for (auto& r : read_records(path)) {
+      if (fingerprint.empty()) {
+        fingerprint = r.sweep;
+        first = path;
+      } else if (r.sweep != fingerprint) {
+        throw InputError(
+            path, fmt::format("run {}", r.index),
+            fmt::format("a part of a different sweep than {} (another sweep file or changed inputs)", first));
+      }
+      auto it = merged.find(r.key);
+      if (it == merged.end() || (it->second.status != "ok" && r.status == "ok")) merged[r.key] = std::move(r);
+    }
+  }
+  std::vector<Record> records;
+  for (auto& [k, r] : merged) records.push_back(std::move(r));
+  std::sort(records.begin(), records.end(), [](const Record& a, const Record& b) { return a.index < b.index; });
+  const ResultFiles files{out + ".jsonl", out + ".csv", out + ".points.csv"};
+  write_all(files, records, table_comments(fmt::format("ckptsim merge of {} part file(s)", inputs.size()), fingerprint),
+            true);
+  std::fprintf(stderr, "merge: %zu run(s) from %zu file(s) into %s\n", records.size(), inputs.size(),
+               files.csv.c_str());
+  return 0;
+}
+
+} // namespace ckptsim::cli

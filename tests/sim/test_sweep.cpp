@@ -1,0 +1,224 @@
+/* `ckptsim sweep` and `ckptsim merge` end to end, through the binary: real runs of a tiny
+ * federation, in parallel processes, with a run that crashes and one that hangs, an interrupted
+ * sweep resumed, and a sweep emitted as job lines then merged. */
+#include "tests/support/sim_child.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+using namespace ckptsim;
+using namespace ckptsim::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+/** A folder with the inputs of a small federation (4 nodes, a failure every ~2 h) and a sweep file. */
+std::string make_sweep(const json& sweep_extra) {
+  char tmpl[] = "/tmp/ckptsim-sweepXXXXXX";
+  const std::string dir = mkdtemp(tmpl);
+  std::ofstream(dir + "/topology.json") << small_topology(2, 2, 7200).dump(2);
+  std::ofstream(dir + "/application.json") << small_application(2, 20, 3600, 0.5, 0.1).dump(2);
+  std::ofstream(dir + "/timers.json") << R"({"default": {"checkpoint_period": "10min"}})";
+  json sweep = {
+      {"inputs", {{"topology", "topology.json"}, {"application", "application.json"}, {"timers", "timers.json"}}},
+      {"axes",
+       json::array({{{"name", "period"}, {"set", "timers/default/checkpoint_period"}, {"values", {"5min", "20min"}}}})},
+      {"protocols", {"coordinated", "none"}},
+      {"replicates", 2},
+      {"keep", {"results.status", "results.makespan", "results.failures", "stats.counters.storage.saves"}}};
+  if (!sweep_extra.is_null()) sweep.update(sweep_extra);
+  std::ofstream(dir + "/sweep.json") << sweep.dump(2);
+  return dir;
+}
+
+std::vector<std::string> lines_of(const std::string& text, bool skip_comments = false) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  for (std::string l; std::getline(ss, l);)
+    if (!(skip_comments && !l.empty() && l[0] == '#')) out.push_back(l);
+  return out;
+}
+
+/** The CSV rows as maps column -> value (comments skipped). */
+std::vector<std::map<std::string, std::string>> rows_of(const std::string& csv) {
+  auto lines = lines_of(csv, true);
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  auto split = [](const std::string& l) {
+    std::vector<std::string> cells;
+    std::string cur;
+    bool quoted = false;
+    for (char c : l) {
+      if (c == '"')
+        quoted = !quoted;
+      else if (c == ',' && !quoted) {
+        cells.push_back(cur);
+        cur.clear();
+      } else
+        cur += c;
+    }
+    cells.push_back(cur);
+    return cells;
+  };
+  const auto header = split(lines[0]);
+  for (std::size_t i = 1; i < lines.size(); i++) {
+    const auto cells = split(lines[i]);
+    std::map<std::string, std::string> row;
+    for (std::size_t c = 0; c < header.size() && c < cells.size(); c++) row[header[c]] = cells[c];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+} // namespace
+
+TEST(Sweep, DryRunListsEveryRunAndWritesNothing) {
+  const std::string dir = make_sweep(json::object());
+  const auto o = run_cli(fmt::format("sweep {}/sweep.json --dry-run", dir));
+  ASSERT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("8 runs, 8 pending"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("    7  pending  period=20min;protocol=none;storage=;seed=2"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("--set 'timers/default/checkpoint_period=\"20min\"' --protocol none --seed 2"),
+            std::string::npos)
+      << o.out;
+  EXPECT_FALSE(fs::exists(dir + "/sweep.csv"));
+  EXPECT_FALSE(fs::exists(dir + "/sweep.jsonl"));
+}
+
+TEST(Sweep, OneAndTwoJobsGiveTheSameResultsAndTheAxisReallyChangesTheInput) {
+  const std::string dir = make_sweep(json::object());
+  const auto one = run_cli(fmt::format("sweep {}/sweep.json --jobs 1 --out {}/one", dir, dir));
+  ASSERT_EQ(one.status, 0) << one.out;
+  const auto two = run_cli(fmt::format("sweep {}/sweep.json --jobs 2 --out {}/two", dir, dir));
+  ASSERT_EQ(two.status, 0) << two.out;
+  EXPECT_EQ(slurp(dir + "/one.csv"), slurp(dir + "/two.csv"));
+  EXPECT_EQ(slurp(dir + "/one.points.csv"), slurp(dir + "/two.points.csv"));
+  const auto rows = rows_of(slurp(dir + "/one.csv"));
+  ASSERT_EQ(rows.size(), 8u);
+  for (std::size_t i = 0; i < rows.size(); i++) {
+    EXPECT_EQ(rows[i].at("index"), std::to_string(i));
+    EXPECT_EQ(rows[i].at("status"), "ok");
+    EXPECT_EQ(rows[i].at("period"), i < 4 ? "5min" : "20min");
+    EXPECT_EQ(rows[i].at("protocol"), (i / 2) % 2 == 0 ? "coordinated" : "none");
+    EXPECT_EQ(rows[i].at("seed"), std::to_string(i % 2 + 1));
+  }
+  // The override reached the run: the same point run by hand gives the same figures, and a shorter
+  // period saves more checkpoints.
+  const auto hand = run_cli(
+      fmt::format("run --topology {0}/topology.json --application {0}/application.json --timers {0}/timers.json "
+                  "--set 'timers/default/checkpoint_period=\"20min\"' --protocol coordinated --seed 2 --quiet --output "
+                  "{0}/hand.json",
+                  dir));
+  ASSERT_EQ(hand.status, 0) << hand.out;
+  const json doc = json::parse(slurp(dir + "/hand.json"));
+  EXPECT_EQ(std::stod(rows[5].at("results.makespan")), doc["results"]["makespan"].get<double>());
+  EXPECT_EQ(std::stod(rows[5].at("stats.counters.storage.saves")),
+            doc["stats"]["counters"]["storage.saves"].get<double>());
+  EXPECT_GT(std::stod(rows[1].at("stats.counters.storage.saves")),
+            std::stod(rows[5].at("stats.counters.storage.saves")));
+  // Points: the two seeds of each (period, protocol) together.
+  const auto points = rows_of(slurp(dir + "/one.points.csv"));
+  ASSERT_EQ(points.size(), 4u);
+  EXPECT_EQ(points[1].at("protocol"), "none");
+  EXPECT_EQ(points[1].at("runs"), "2");
+  const double m = (std::stod(rows[2].at("results.makespan")) + std::stod(rows[3].at("results.makespan"))) / 2;
+  EXPECT_NEAR(std::stod(points[1].at("results.makespan.mean")), m, 1e-6 * m);
+}
+
+TEST(Sweep, ACrashAndARunPastItsTimeLimitAreRecordedAndTheOthersGoOn) {
+  const std::string dir =
+      make_sweep({{"axes", json::array({{{"option", "--self-test"}, {"values", {"crash", "none", "hang"}}}})},
+                  {"protocols", {"coordinated"}},
+                  {"replicates", 1},
+                  {"time_limit", "3s"}});
+  const auto o = run_cli(fmt::format("sweep {}/sweep.json --jobs 2", dir));
+  EXPECT_EQ(o.status, 3) << o.out;
+  EXPECT_NE(o.out.find("3 run(s) done now (0 recorded before), 2 failed"), std::string::npos) << o.out;
+  const auto rows = rows_of(slurp(dir + "/sweep.csv"));
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].at("self-test"), "crash");
+  EXPECT_EQ(rows[0].at("status"), "crashed");
+  EXPECT_EQ(rows[0].at("exit"), "6"); // SIGABRT
+  EXPECT_EQ(rows[1].at("status"), "ok");
+  EXPECT_FALSE(rows[1].at("results.makespan").empty());
+  EXPECT_EQ(rows[2].at("status"), "timeout");
+  const auto records = lines_of(slurp(dir + "/sweep.jsonl"));
+  ASSERT_EQ(records.size(), 3u);
+  EXPECT_NE(records[2].find("killed after the time limit of 3 s"), std::string::npos) << records[2];
+  const auto points = rows_of(slurp(dir + "/sweep.points.csv"));
+  ASSERT_EQ(points.size(), 3u);
+  EXPECT_EQ(points[0].at("failed"), "1");
+}
+
+TEST(Sweep, AnInterruptedSweepResumesWithOnlyTheMissingRuns) {
+  const std::string dir = make_sweep(json::object());
+  ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --jobs 2 --out {}/full", dir, dir)).status, 0);
+  ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --jobs 2", dir)).status, 0);
+  // An interruption: the last three runs never ended, the one being written was cut short.
+  auto lines = lines_of(slurp(dir + "/sweep.jsonl"));
+  ASSERT_EQ(lines.size(), 8u);
+  {
+    std::ofstream out(dir + "/sweep.jsonl");
+    for (std::size_t i = 0; i < 5; i++) out << lines[i] << "\n";
+    out << lines[5].substr(0, lines[5].size() / 2);
+  }
+  const auto o = run_cli(fmt::format("sweep {}/sweep.json --jobs 2", dir));
+  ASSERT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("3 run(s) done now (5 recorded before), 0 failed"), std::string::npos) << o.out;
+  EXPECT_EQ(lines_of(slurp(dir + "/sweep.csv"), true), lines_of(slurp(dir + "/full.csv"), true));
+  // Nothing left to do: a second resume runs nothing.
+  const auto again = run_cli(fmt::format("sweep {}/sweep.json", dir));
+  EXPECT_NE(again.out.find("0 run(s) done now (8 recorded before)"), std::string::npos) << again.out;
+  // The sweep file changed: its old results are not mixed with new ones.
+  json sweep = json::parse(slurp(dir + "/sweep.json"));
+  sweep["replicates"] = 3;
+  std::ofstream(dir + "/sweep.json") << sweep.dump();
+  const auto changed = run_cli(fmt::format("sweep {}/sweep.json", dir));
+  EXPECT_EQ(changed.status, 2);
+  EXPECT_NE(changed.out.find("made by a different sweep"), std::string::npos) << changed.out;
+}
+
+TEST(Sweep, EmittedJobLinesRunAnywhereAndMergeIntoTheSameTable) {
+  const std::string dir = make_sweep(json::object());
+  ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --out {}/local", dir, dir)).status, 0);
+  const auto jobs = run_cli(fmt::format("sweep {}/sweep.json --emit jobs --out {}/remote", dir, dir));
+  ASSERT_EQ(jobs.status, 0) << jobs.out;
+  const auto lines = lines_of(jobs.out);
+  ASSERT_EQ(lines.size(), 8u) << jobs.out;
+  for (const auto& l : lines) ASSERT_EQ(std::system(("cd / && " + l + " 2>/dev/null").c_str()), 0) << l;
+  const auto merged = run_cli(fmt::format("merge --out {0}/merged {0}/remote.parts/*.jsonl", dir));
+  ASSERT_EQ(merged.status, 0) << merged.out;
+  EXPECT_EQ(lines_of(slurp(dir + "/merged.csv"), true), lines_of(slurp(dir + "/local.csv"), true));
+  EXPECT_EQ(lines_of(slurp(dir + "/merged.points.csv"), true), lines_of(slurp(dir + "/local.points.csv"), true));
+  const auto slurm = run_cli(fmt::format("sweep {}/sweep.json --emit slurm --out {}/remote", dir, dir));
+  ASSERT_EQ(slurm.status, 0);
+  EXPECT_NE(slurm.out.find("#SBATCH --array=0-7\n"), std::string::npos) << slurm.out;
+  EXPECT_NE(slurm.out.find("--only \"$SLURM_ARRAY_TASK_ID\""), std::string::npos) << slurm.out;
+  // Parts of another sweep are refused.
+  const std::string other = make_sweep({{"replicates", 1}});
+  ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --only 0", other)).status, 0);
+  const auto mixed = run_cli(fmt::format("merge --out {0}/x {0}/remote.parts/0.jsonl {1}/sweep.jsonl", dir, other));
+  EXPECT_EQ(mixed.status, 2);
+  EXPECT_NE(mixed.out.find("a part of a different sweep"), std::string::npos) << mixed.out;
+}
+
+TEST(Sweep, BadSweepFilesAndOptionsExitTwoNamingTheField) {
+  const std::string dir = make_sweep({{"axes", json::array({{{"set", "timers/nosuch/x"}, {"values", {1}}}})}});
+  auto o = run_cli(fmt::format("sweep {}/sweep.json", dir));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("sweep.json: /axes: run 0"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("timers has no field /nosuch"), std::string::npos) << o.out;
+  EXPECT_FALSE(fs::exists(dir + "/sweep.csv"));
+  o = run_cli(fmt::format("sweep {}/sweep.json --jobs 0", dir));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("--jobs"), std::string::npos);
+  o = run_cli(fmt::format("sweep {}/sweep.json --only 9-3", make_sweep(json::object())));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("--only: \"9-3\""), std::string::npos) << o.out;
+}
