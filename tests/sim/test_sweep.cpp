@@ -31,7 +31,9 @@ std::string make_sweep(const json& sweep_extra) {
        json::array({{{"name", "period"}, {"set", "timers/default/checkpoint_period"}, {"values", {"5min", "20min"}}}})},
       {"protocols", {"coordinated", "none"}},
       {"replicates", 2},
-      {"keep", {"results.status", "results.makespan", "results.failures", "stats.counters.storage.saves"}}};
+      {"keep",
+       {"results.status", "results.makespan", "results.failures", "stats.counters.storage.saves",
+        "/results/consistency"}}};
   if (!sweep_extra.is_null()) sweep.update(sweep_extra);
   std::ofstream(dir + "/sweep.json") << sweep.dump(2);
   return dir;
@@ -50,18 +52,23 @@ std::vector<std::map<std::string, std::string>> rows_of(const std::string& csv) 
   auto lines = lines_of(csv, true);
   std::vector<std::map<std::string, std::string>> rows;
   if (lines.empty()) return rows;
-  auto split = [](const std::string& l) {
+  auto split = [](const std::string& l) { // RFC 4180: a quoted field doubles its quotes
     std::vector<std::string> cells;
     std::string cur;
     bool quoted = false;
-    for (char c : l) {
-      if (c == '"')
+    for (std::size_t i = 0; i < l.size(); i++) {
+      const char c = l[i];
+      if (quoted && c == '"' && i + 1 < l.size() && l[i + 1] == '"') {
+        cur += '"';
+        i++;
+      } else if (c == '"') {
         quoted = !quoted;
-      else if (c == ',' && !quoted) {
+      } else if (c == ',' && !quoted) {
         cells.push_back(cur);
         cur.clear();
-      } else
+      } else {
         cur += c;
+      }
     }
     cells.push_back(cur);
     return cells;
@@ -122,6 +129,8 @@ TEST(Sweep, OneAndTwoJobsGiveTheSameResultsAndTheAxisReallyChangesTheInput) {
             doc["stats"]["counters"]["storage.saves"].get<double>());
   EXPECT_GT(std::stod(rows[1].at("stats.counters.storage.saves")),
             std::stod(rows[5].at("stats.counters.storage.saves")));
+  // A JSON pointer keeps a whole value (as its JSON text in the table).
+  EXPECT_EQ(json::parse(rows[5].at("/results/consistency")), doc["results"]["consistency"]);
   // Points: the two seeds of each (period, protocol) together.
   const auto points = rows_of(slurp(dir + "/one.points.csv"));
   ASSERT_EQ(points.size(), 4u);

@@ -51,13 +51,19 @@ nlohmann::ordered_json kept_stats(const nlohmann::ordered_json& doc, const std::
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
   // In the order of the keep list, so that every run lists its columns alike.
   const auto flat = flatten_results(doc);
-  for (const auto& pattern : keep)
+  for (const auto& pattern : keep) {
+    if (!pattern.empty() && pattern[0] == '/') { // a JSON pointer: any value, a series of records included
+      const nlohmann::ordered_json::json_pointer ptr(pattern);
+      if (doc.contains(ptr)) out[pattern] = doc.at(ptr);
+      continue;
+    }
     for (const auto& [col, text] : flat) {
       if (!kept({pattern}, col) || out.contains(col)) continue;
       auto v = nlohmann::ordered_json::parse(text, nullptr, false);
       out[col] =
           !v.is_discarded() && (v.is_number() || v.is_boolean() || v.is_null()) ? v : nlohmann::ordered_json(text);
     }
+  }
   return out;
 }
 

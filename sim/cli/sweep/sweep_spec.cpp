@@ -201,7 +201,18 @@ SweepSpec parse_sweep(const json& doc, const std::string& file) {
     s.seeds.push_back(1);
   }
   s.keep = default_keep();
-  if (auto* v = r.optional("keep")) s.keep = string_list(*v, r.where("keep"));
+  if (auto* v = r.optional("keep")) {
+    s.keep = string_list(*v, r.where("keep"));
+    for (std::size_t i = 0; i < s.keep.size(); i++) {
+      if (s.keep[i].empty()) (r.where("keep") / i).fail("an empty column name");
+      if (s.keep[i][0] != '/') continue;
+      try {
+        json::json_pointer p(s.keep[i]);
+      } catch (const json::exception& e) {
+        (r.where("keep") / i).fail(fmt::format("not a JSON pointer: {}", e.what()));
+      }
+    }
+  }
   if (auto* v = r.optional("time_limit")) s.time_limit = as_period(*v, r.where("time_limit"));
   if (s.time_limit == std::numeric_limits<double>::infinity()) s.time_limit = 0;
   if (auto* v = r.optional("output"))
