@@ -150,6 +150,10 @@ class Agent {
   virtual void on_node_back(NodeContext& /*ctx*/, const FailureNotice& /*notice*/) {}
   /** @brief The application stopped between two steps, as stop_app_between_steps asked. */
   virtual void on_app_stopped(NodeContext& /*ctx*/) {}
+  /** @brief The application reached a program-order point (Workload::next_point), between two
+   *  steps and before the next one starts: a stop_app_between_steps() or pause_app() here stops
+   *  it exactly at the point. */
+  virtual void on_app_point(NodeContext& /*ctx*/, const AppPoint& /*point*/) {}
   /** @brief The application has done all its work. */
   virtual void on_app_finished(NodeContext& /*ctx*/) {}
   /** @brief No protocol action is under way (the run may end when every endpoint is idle). */

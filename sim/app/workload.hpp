@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace ckptsim {
@@ -27,7 +28,18 @@ class AppState {
   std::uint64_t next_seq = 0; // number of the next message this process sends
   std::uint64_t delivered = 0;
   bool finished = false;
+  // The number of the last program-order point announced to the protocol (Workload::next_point):
+  // part of the state, so a process restored at a point does not announce it twice.
+  std::uint64_t points_announced = 0;
   Rng rng;
+};
+
+/** @brief A program-order point of an application (a collective operation, an iteration
+ *  boundary) where a protocol may act without any coordination message: every process knows
+ *  where the points are. Numbers strictly increase along a process' execution. */
+struct AppPoint {
+  std::string kind; // "iteration", "bcast", ...
+  std::uint64_t number = 0;
 };
 
 /** @brief A copyable owner of an AppState (copies clone it). */
@@ -65,6 +77,10 @@ class Workload {
    *  application marks its task executed here, so a state saved between steps never holds a
    *  half-done task. */
   virtual void complete_step(AppState& /*state*/, NodeId /*self*/) const {}
+  /** @brief The program-order point the process stands at, between two steps and before its
+   *  next advance(), or nullopt (the default: a kind without points). The runtime announces a
+   *  point once, when its number exceeds state.points_announced. */
+  virtual std::optional<AppPoint> next_point(const AppState& /*state*/, NodeId /*self*/) const { return std::nullopt; }
   /** @brief A message is handed to the application. */
   virtual void deliver(AppState& state, const AppMessage& /*msg*/) const { state.delivered++; }
   /** @brief Bytes of a checkpoint of @p state, when they follow from the data the process holds

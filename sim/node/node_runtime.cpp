@@ -273,6 +273,13 @@ void NodeRuntime::pump() {
 }
 
 void NodeRuntime::start_step() {
+  if (auto point = run_.workload().next_point(*app_, id_); point && point->number > app_->points_announced) {
+    // Marked before the agent acts, so that a checkpoint taken at the point holds it as announced.
+    app_->points_announced = point->number;
+    trace_event(2, "app_point", {{"kind", point->kind}, {"number", point->number}});
+    agent_->on_app_point(*this, *point);
+    if (paused_ || computing_ || waiting_ || app_->finished) return; // the agent stopped the process here
+  }
   std::vector<AppMessage> sends;
   auto work = run_.workload().advance(*app_, id_, sends);
   if (work) {
