@@ -200,6 +200,25 @@ void StencilWorkload::complete_step(AppState& base, NodeId /*self*/) const {
   advance_cursor(s);
 }
 
+bool StencilWorkload::iteration_done(const StencilState& s, int iteration) const {
+  const cck::Block& b = jacobi_.block(s.process);
+  const int width = jacobi_.spec().width;
+  // Last cells first: the in-order schedule computes them last, so an iteration under way is
+  // usually told at the first cell looked at.
+  for (int y = b.y1 - 1; y >= b.y0; y--)
+    for (int x = b.x1 - 1; x >= b.x0; x--)
+      if (!is_executed(s, jacobi_.compute(y * width + x, iteration))) return false;
+  return true;
+}
+
+std::optional<AppPoint> StencilWorkload::next_point(const AppState& base, NodeId /*self*/) const {
+  const auto& s = as_stencil(base);
+  // Iterations below the last point announced are done (points only move forward).
+  auto k = std::max<std::uint64_t>(s.points_announced, 1);
+  while (k <= static_cast<std::uint64_t>(spec_.iterations) && iteration_done(s, static_cast<int>(k))) k++;
+  return AppPoint{"iteration", k};
+}
+
 void StencilWorkload::deliver(AppState& base, const AppMessage& msg) const {
   auto& s = as_stencil(base);
   if (msg.seq >= graph().communications().size())

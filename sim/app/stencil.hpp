@@ -12,8 +12,10 @@
  *     folds mix_seed over the values it reads (its own cell's, then its neighbours' in ascending
  *     cell order), so checksum() proves that a run, whatever its failures, computed the right data.
  * A checkpoint holds the data in memory and the descriptors of the tasks not executed yet
- * (state_bytes). reset_tasks() is CCK's partial restart (4.3.4): a non-failed process re-executes
- * some of its tasks. */
+ * (state_bytes). Program-order points (next_point, kind "iteration"): point k is reached when
+ * every compute task of iterations < k of the process is executed (tasks of later iterations may
+ * have run already: the scheduler overlaps iterations). reset_tasks() is CCK's partial restart (4.3.4): a non-failed
+ * process re-executes some of its tasks. */
 #pragma once
 
 #include "protocols/cck/graph.hpp"
@@ -53,6 +55,10 @@ class StencilWorkload : public Workload {
   AppStateValue initial_state(NodeId process, std::uint64_t seed) const override;
   std::optional<double> advance(AppState& state, NodeId self, std::vector<AppMessage>& sends) const override;
   void complete_step(AppState& state, NodeId self) const override;
+  /** @brief Point k of kind "iteration": k = the lowest iteration (1..iterations) with a compute
+   *  task of the process not executed yet, iterations + 1 when none is left. Searched from the
+   *  last point announced on, so a CCK partial restart (reset_tasks) never moves it back. */
+  std::optional<AppPoint> next_point(const AppState& state, NodeId self) const override;
   void deliver(AppState& state, const AppMessage& msg) const override;
   double state_bytes(const AppState& state) const override;
   std::uint64_t result_digest(const AppState& state) const override { return checksum(state); }
@@ -93,6 +99,7 @@ class StencilWorkload : public Workload {
   void advance_cursor(StencilState& s) const;
   std::uint64_t compute_value(const StencilState& s, cck::TaskId t) const;
   bool is_executed(const StencilState& s, cck::TaskId t) const { return s.done[local_index_[t]] != 0; }
+  bool iteration_done(const StencilState& s, int iteration) const;
 
   StencilSpec spec_;
   cck::Jacobi jacobi_;
