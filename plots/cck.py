@@ -30,12 +30,10 @@ def fig5_2():
         ax.plot([p[0] for p in pts], [p[1] for p in pts], style, ms=4, label="ckptsim " + labels[variant])
     ax.axvline(0.1, color=common.PAPER, ls="--", lw=1.2, label="thesis: strongly degraded above 0.1 Hz")
     ax.axhline(10, color="0.5", ls=":", lw=1, label="10 % overhead (our reading of 'degraded')")
-    ax.set_xlabel("checkpoint frequency (Hz)")
-    ax.set_ylabel("run time over the run without checkpoint (%)")
-    ax.set_title("CCK figure 5.2: run time against the checkpoint frequency\n"
-                 "Jacobi 2D 64 x 32 on 32 processes, 10 servers", fontsize=9)
-    ax.legend(fontsize=7)
-    common.save(fig, "cck_fig5_2", [path])
+    common.finish(fig, ax, "cck_fig5_2", [path], "checkpoint frequency (Hz)",
+                  "run time over the run without checkpoint (%)",
+                  "CCK figure 5.2: run time against the checkpoint frequency\n"
+                  "Jacobi 2D 64 x 32 on 32 processes, 10 servers")
 
 
 def fig5_3():
@@ -47,12 +45,9 @@ def fig5_3():
     ax.axhline(ref, color="0.5", ls=":", lw=1, label="without checkpoint (%.1f s)" % ref)
     ax.axhline(ref * 1.1, color="0.7", ls=":", lw=1, label="+10 %")
     ax.axvline(4, color=common.PAPER, ls="--", lw=1.2, label="thesis: clearly degraded below 4 servers")
-    ax.set_xlabel("checkpoint servers")
-    ax.set_ylabel("run time (s)")
-    ax.set_title("CCK figure 5.3: run time against the number of checkpoint servers\n"
-                 "32 processes, a wave every 5 s, 15 MB/s server links", fontsize=9)
-    ax.legend(fontsize=7)
-    common.save(fig, "cck_fig5_3", [path])
+    common.finish(fig, ax, "cck_fig5_3", [path], "checkpoint servers", "run time (s)",
+                  "CCK figure 5.3: run time against the number of checkpoint servers\n"
+                  "32 processes, a wave every 5 s, 15 MB/s server links")
 
 
 def fig5_4():
@@ -68,11 +63,8 @@ def fig5_4():
     ax.set_xscale("log")
     ax.set_xticks(n)
     ax.set_xticklabels(["%d" % x for x in n])
-    ax.set_xlabel("nodes (one process each), same 64 x 32 domain")
-    ax.set_ylabel("duration of a wave (ms)")
-    ax.set_title("CCK figure 5.4: coordination time against the number of nodes", fontsize=9)
-    ax.legend(fontsize=7)
-    common.save(fig, "cck_fig5_4", [path])
+    common.finish(fig, ax, "cck_fig5_4", [path], "nodes (one process each), same 64 x 32 domain",
+                  "duration of a wave (ms)", "CCK figure 5.4: coordination time against the number of nodes")
 
 
 def reexecuted_panel(ax, rows, title):

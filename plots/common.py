@@ -92,12 +92,12 @@ def git_describe():
     return head + (" (the working tree differs from it in %d simulator source files)" % n if n else "")
 
 
-def save(fig, name, sources, note=""):
+def save(fig, name, sources, note="", bottom=0.03):
     """Writes results/figures/NAME.png and .pdf; the footer names the tables drawn."""
     os.makedirs(FIGURES, exist_ok=True)
     footer = "data: " + ", ".join(rel(s) for s in sources) + ("   " + note if note else "")
     fig.text(0.01, 0.005, footer, fontsize=6, color="0.4", ha="left", va="bottom")
-    fig.tight_layout(rect=(0, 0.03, 1, 1))
+    fig.tight_layout(rect=(0, bottom, 1, 1))  # bottom: room for the footer (and a figure legend)
     paths = []
     for ext in ("png", "pdf"):
         p = os.path.join(FIGURES, name + "." + ext)
@@ -144,3 +144,12 @@ def by_point(runs, key, value):
     for r in runs:
         groups.setdefault(key(r), []).append(value(r))
     return {k: mean_ci(v) for k, v in groups.items()}
+
+
+def finish(fig, ax, name, sources, xlabel, ylabel, title, note="", legend_loc="best"):
+    """Labels, title and legend of a one-axes figure, then save()."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7, loc=legend_loc)
+    return save(fig, name, sources, note)

@@ -26,7 +26,8 @@ def minutes(text):
 
 
 def clcs(r, c, what):
-    f, u = common.num(r[FORCED % c]), common.num(r[UNFORCED % c])
+    # a counter never incremented is absent from the results: 0 CLCs
+    f, u = common.num(r.get(FORCED % c), 0.0), common.num(r.get(UNFORCED % c), 0.0)
     return {"forced": f, "unforced": u, "total": f + u}[what]
 
 
@@ -100,11 +101,11 @@ def fig8():
     sent = common.by_point(runs, key, lambda r: common.num(r[MSG % (1, 0)]))
     order = sorted(sent, key=lambda k: sent[k][0])
     fig, ax = common.figure()
-    for cluster, style in ((0, "o-"), (1, "s-")):
-        for what, ls in (("forced", ""), ("total", "--")):
+    for cluster, marker in ((0, "o"), (1, "s")):
+        for what, ls in (("forced", "-"), ("total", "--")):
             pts = common.by_point(runs, key, lambda r: clcs(r, cluster, what))
             ax.errorbar([sent[k][0] for k in order], [pts[k][0] for k in order], xerr=[sent[k][1] for k in order],
-                        yerr=[pts[k][1] for k in order], fmt=style + ls if ls else style, ms=4, capsize=3,
+                        yerr=[pts[k][1] for k in order], fmt=marker + ls, ms=4, capsize=3,
                         color=COLOURS[cluster][what],
                         label="ckptsim, cluster %d %s CLCs" % (cluster, what))
     ax.plot([103], [63], "*", ms=12, color=common.PAPER, label="report: 63 CLCs per cluster for 103 messages (no GC)")
@@ -136,26 +137,26 @@ def gc_figure(name, table, report_before, report_after, title):
     runs, _ = common.sweep_runs(table)
     per = gc_series(runs)
     clusters = sorted(per)
-    fig, axes = common.plt.subplots(1, len(clusters), figsize=(3.3 * len(clusters), 3.8), sharey=True)
+    fig, axes = common.plt.subplots(1, len(clusters), figsize=(3.3 * len(clusters), 4.0), sharey=True)
     for ax, c in zip(axes, clusters):
         ax.grid(True, axis="y", color="0.9")
-        rounds = sorted(per[c])
-        xs = rounds
-        for part, off, colour in ((0, -0.3, common.OURS), (1, 0.1, "#7fb2d9")):
-            stats = [common.mean_ci([float(p[part]) for p in per[c][i]]) for i in rounds]
-            ax.bar([x + off for x in xs], [s[0] for s in stats], width=0.4, yerr=[s[1] for s in stats], capsize=2,
-                   color=colour, align="edge", label="ckptsim %s (mean, 95 %% CI)" % ("before" if part == 0 else "after"))
-        rep = report_before[c]
-        ax.plot([2 * (i + 1) for i in range(len(rep))], rep, "D", color=common.PAPER, ms=6, label="report, before")
-        ax.plot([2 * (i + 1) for i in range(len(rep))], [report_after] * len(rep), "_", color=common.PAPER, ms=14,
-                mew=2, label="report, after")
+        xs = sorted(per[c])  # collection dates, hours
+        for part, off, colour in ((0, -0.4, common.OURS), (1, 0.4, "#7fb2d9")):
+            stats = [common.mean_ci([float(p[part]) for p in per[c][x]]) for x in xs]
+            ax.bar([x + off for x in xs], [s[0] for s in stats], width=0.75, yerr=[s[1] for s in stats], capsize=2,
+                   color=colour, label="ckptsim %s (mean, 95 %% CI)" % ("before" if part == 0 else "after"))
+        rep_x = [2 * (i + 1) for i in range(len(report_before[c]))]
+        ax.plot([x - 0.4 for x in rep_x], report_before[c], "D", color=common.PAPER, ms=6, label="report, before")
+        ax.plot([x + 0.4 for x in rep_x], [report_after] * len(rep_x), "_", color=common.PAPER, ms=12, mew=2.5,
+                label="report, after")
         ax.set_xticks(xs)
         ax.set_xlabel("collection at (h)")
         ax.set_title("cluster %d" % c, fontsize=9)
     axes[0].set_ylabel("CLCs stored")
-    axes[-1].legend(fontsize=6)
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=7, bbox_to_anchor=(0.5, 0.04))
     fig.suptitle(title + " (%d seeds)" % len(runs), fontsize=9)
-    common.save(fig, name, [table])
+    common.save(fig, name, [table], bottom=0.14)
 
 
 def gc_tables():

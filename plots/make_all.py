@@ -87,7 +87,10 @@ def main():
     ap.add_argument("--ckptsim", default=os.path.join(ROOT, "build", "ckptsim"))
     ap.add_argument("--force", action="store_true", help="run every experiment again")
     ap.add_argument("--plots-only", action="store_true", help="draw from the existing tables")
+    ap.add_argument("--figures", help="folder of the figures (default results/figures)")
     args = ap.parse_args()
+    if args.figures:
+        common.FIGURES = os.path.abspath(args.figures)
     args.ckptsim = os.path.abspath(args.ckptsim)
     t0 = time.time()
     steps = []
