@@ -64,8 +64,8 @@ nlohmann::ordered_json Run::replicated_results() const {
         {{"cluster", cl.name}, {"nodes", cl.size}, {"mnf_guaranteed", replicated::guarantee_holds(scheme, cl.size)}});
   }
   if (clusters.empty()) return nullptr;
-  // The paper's condition N >= DF^SD + SD, per cluster (docs/MODEL.md: also the one exception
-  // found at its boundary, DF 2 SD 3 N 11).
+  // The paper's condition N >= DF^SD + SD, per cluster, as the paper states it (docs/MODEL.md:
+  // it fails at its boundary for some DF and SD >= 3, e.g. DF 2 SD 3 N 11).
   return {{"copies", scheme.copies},
           {"depth", scheme.depth},
           {"mnf", replicated::mnf(scheme)},

@@ -2,7 +2,8 @@
  * one cluster of 8 nodes, DF 2 copies, SD 2 saves kept. Waves are numbered 1, 2, 3...; wave k
  * of node i has copies on i + 1, i + 2 (k even) or i + 3, i + 5 (k odd), mod 8. Three or four
  * nodes fail at the same date after wave 3 committed; the trace shows which wave every node
- * restores and from which holder the failed ones load it. */
+ * restores and from which holder the failed ones load it. Also: the input errors of the model,
+ * and the placement used by the other protocols. */
 #include "sim/storage/replicated.hpp"
 #include "tests/support/sim_child.hpp"
 
@@ -178,4 +179,43 @@ TEST(ReplicatedStorage, InvalidPlacementIsAnInputError) {
   auto ru = run_in_child(u);
   ASSERT_EQ(ru.exit_status, 2);
   EXPECT_NE(ru.error.find("only meaningful"), std::string::npos) << ru.error;
+}
+
+// The model is usable by any protocol: hc3i, independent and msglog (each with its own checkpoint
+// numbering and garbage collection) save every checkpoint to the receivers the formula gives for
+// its number, within the node's cluster, and recover from failures with 0 oracle violations.
+TEST(ReplicatedStorage, EveryProtocolSavesToTheFormulasReceivers) {
+  const replicated::Scheme s{2, 2};
+  for (const std::string protocol : {"hc3i", "independent", "msglog"}) {
+    int failures = 0;
+    for (std::uint64_t seed = 1; seed <= 3; seed++) {
+      json topo = small_topology(2, 6, 40.0);
+      topo["failures"] = {{"downtime", 1}, {"detection_delay", 0.2}};
+      topo["storage"] = {{"model", "replicated"}, {"copies", 2}, {"depth", 2}};
+      for (auto& c : topo["clusters"]) c["checkpoint_size"] = "64KB";
+      RunConfig c = make_config(topo, small_application(2, 1.0, 100.0, 0.3, 0.05),
+                                {{"default", {{"checkpoint_period", 5}, {"gc_period", 20}}}});
+      c.options.protocol = protocol;
+      c.options.seed = seed;
+      c.options.end_date = 20000;
+      c.options.trace_file = temp_path("repl-" + protocol + ".jsonl");
+      auto r = run_in_child(c);
+      ASSERT_EQ(r.exit_status, 0) << protocol << ": " << r.error;
+      const auto& res = r.document["results"];
+      ASSERT_EQ(res["status"], "completed") << protocol << " seed " << seed;
+      EXPECT_EQ(res["consistency"]["violations"], 0) << protocol << " seed " << seed;
+      failures += res["failures"].get<int>();
+      int saves = 0;
+      for (const auto& e : events(c.options.trace_file, "ckpt_save")) {
+        const int node = e["node"];
+        std::vector<std::string> want;
+        for (int to : replicated::receivers(node % 6, e["number"].get<std::uint64_t>(), s, 6))
+          want.push_back("c" + std::to_string(node / 6) + "-" + std::to_string(to));
+        EXPECT_EQ(e["copies"].get<std::vector<std::string>>(), want) << protocol << ": " << e.dump();
+        saves++;
+      }
+      EXPECT_GT(saves, 12) << protocol;
+    }
+    EXPECT_GT(failures, 0) << protocol;
+  }
 }
