@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -105,6 +106,12 @@ class NodeContext {
    *  memory, or, on a restarted node, its own copy fetched from a holder. Transfers, with no
    *  callback; nothing happens for copies that exist or holders that are down. */
   virtual void replicate_checkpoint(std::uint64_t number) = 0;
+  /** @brief The recovery line of a global restart (RLFFN of the "replicated" storage model, valid
+   *  under any): the newest of @p numbers such that every computing node's checkpoint of that
+   *  number still has a complete copy on a live holder; 0 stands for the initial state, always
+   *  there. When there is none the run ends as unrecoverable, naming the failed nodes and the
+   *  numbers searched, and nullopt is returned. Traced ("recovery_line"). */
+  virtual std::optional<std::uint64_t> recovery_line(const std::vector<std::uint64_t>& numbers) = 0;
   /** @brief Frees checkpoint @p number everywhere (garbage collection). */
   virtual void discard_checkpoint(std::uint64_t number) = 0;
   /** @brief Bytes of this node's checkpoint (its cluster's checkpoint size). */

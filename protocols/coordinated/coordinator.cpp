@@ -70,6 +70,7 @@ void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
     ctx.trace_event(0, "ckpt_abort", {{"unit", "federation"}, {"number", wave_}, {"failure", id}});
     wave_ = 0;
   }
+  if (!choose_line(ctx)) return; // no wave survives: the run ended as unrecoverable
   ctx.trace_event(1, "rollback_order", {{"wave", committed_}, {"failure", id}});
   for (NodeId p = 0; p < ctx.layout().num_nodes(); p++)
     if (!down_.count(p)) ctx.send_control(p, control("ROLLBACK", committed_, epoch_));

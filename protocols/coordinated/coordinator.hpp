@@ -2,7 +2,10 @@
  * controller host. Every checkpoint period it starts a wave (INIT to the N processes), commits it
  * when the N ACKs are in (CONT to all). On a failure it aborts the wave under way and tells every
  * process to roll back to the last committed wave (ROLLBACK), and answers the restarted process'
- * RESTARTED with the same; the period starts again when the failed process is back. */
+ * RESTARTED with the same; the period starts again when the failed process is back. The wave
+ * restored is the newest of the last `depth` committed ones that every process can still load
+ * (RLFFN, recovery_line.cpp); waves are numbered along the execution line, so the wave after a
+ * rollback to wave w is w + 1 (the paper's save counter k). */
 #pragma once
 
 #include "protocols/protocol.hpp"
@@ -13,6 +16,8 @@ namespace ckptsim::coordinated {
 
 class Coordinator : public Agent {
  public:
+  explicit Coordinator(int depth)
+      : depth_(depth) {}
   void on_start(NodeContext& ctx) override;
   void on_restart(NodeContext&, const FailureNotice&) override {} // the controller never fails
   void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
@@ -25,7 +30,9 @@ class Coordinator : public Agent {
   void start_wave(NodeContext& ctx);
   void failure(NodeContext& ctx, FailureId id, NodeId victim);
   void schedule(NodeContext& ctx);
+  bool choose_line(NodeContext& ctx); // recovery_line.cpp
 
+  const int depth_; // committed waves kept by every process (replicated storage: SD)
   double period_ = 0;
   std::uint64_t next_wave_ = 1;
   std::uint64_t committed_ = 0;

@@ -46,11 +46,8 @@ void Participant::on_control(NodeContext& ctx, NodeId from, const ControlMessage
     flushes_[b.wave]++;
     check_flushed(ctx);
   } else if (msg.type == "CONT" && phase_ == Phase::WaitingCont && b.wave == wave_) {
-    if (committed_ > 0) { // only the last committed wave is ever restored
-      ctx.discard_checkpoint(committed_);
-      stored_.erase(committed_);
-    }
     committed_ = wave_;
+    keep_last(ctx, committed_); // the last depth_ committed waves may be restored
     phase_ = Phase::Idle;
     ctx.trace_event(1, "ckpt_commit", {{"unit", "federation"}, {"number", committed_}, {"forced", false}});
     try_resume(ctx);
@@ -117,9 +114,10 @@ void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch
 void Participant::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
   if (number != committed_) return;
   ctx.restore(s, fmt::format("global rollback to wave {} (failure {})", number, epoch_));
-  for (auto it = stored_.begin(); it != stored_.end();)
-    it = *it < number ? (ctx.discard_checkpoint(*it), stored_.erase(it)) : std::next(it);
-  stored_.insert(number);
+  // Waves are numbered along the execution line: the kept ones are the depth_ up to this one (a
+  // restarted process lost its list with its memory; their copies are elsewhere).
+  for (std::uint64_t k = number; k > 0 && k + static_cast<std::uint64_t>(depth_) > number; k--) stored_.insert(k);
+  keep_last(ctx, number);
   restored(ctx);
 }
 
@@ -145,6 +143,7 @@ void Participant::on_timer(NodeContext& ctx, int id) {
 
 void Participant::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
   waiting_for_.erase(notice.id);
+  replicate_kept(ctx);
   try_resume(ctx);
 }
 

@@ -2,8 +2,9 @@
  * FLUSH to every process (itself included) and waits for N FLUSH: channels are FIFO, so every
  * application message sent to it before the others stopped has arrived. It then saves its state
  * (its memory + the storage model's copies), sends ACK and waits for CONT to resume. On a failure
- * every process waits for the coordinator's ROLLBACK to the last committed wave, restores it (the
- * failed one from stable storage) and starts again when the failed process is back. */
+ * every process waits for the coordinator's ROLLBACK to a committed wave (the newest all can load),
+ * restores it (the failed one from stable storage) and starts again when the failed process is
+ * back. It keeps its last `depth` committed checkpoints (the replicated storage's SD). */
 #pragma once
 
 #include "protocols/protocol.hpp"
@@ -17,8 +18,9 @@ namespace ckptsim::coordinated {
 
 class Participant : public Agent {
  public:
-  explicit Participant(NodeId coordinator)
-      : coordinator_(coordinator) {}
+  Participant(NodeId coordinator, int depth)
+      : coordinator_(coordinator)
+      , depth_(depth) {}
   void on_restart(NodeContext& ctx, const FailureNotice& own) override;
   void on_app_send(NodeContext& ctx, const AppMessage& msg) override;
   void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override;
@@ -36,8 +38,11 @@ class Participant : public Agent {
   void rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch);
   void restored(NodeContext& ctx);
   void try_resume(NodeContext& ctx);
+  void keep_last(NodeContext& ctx, std::uint64_t newest); // recovery_line.cpp
+  void replicate_kept(NodeContext& ctx);
 
   const NodeId coordinator_;
+  const int depth_; // committed waves kept: the last depth_ ones up to the newest
   FailureId epoch_ = 0;
   std::uint64_t committed_ = 0; // last committed wave (0: the initial state)
   std::uint64_t wave_ = 0;      // the wave under way

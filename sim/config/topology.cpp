@@ -87,17 +87,35 @@ StorageSpec parse_storage(const json& j, const Where& at) {
   ObjectReader r(j, at);
   StorageSpec s;
   if (auto* v = r.optional("model")) s.model = as_choice(*v, r.where("model"), storage_models());
-  if (auto* v = r.optional("servers"))
-    s.servers = static_cast<int>(as_integer(*v, r.where("servers"), 1, 100'000));
+  if (auto* v = r.optional("servers")) s.servers = static_cast<int>(as_integer(*v, r.where("servers"), 1, 100'000));
   if (auto* v = r.optional("server_link")) s.server_link = parse_link(*v, r.where("server_link"));
+  if (auto* v = r.optional("copies")) s.copies = static_cast<int>(as_integer(*v, r.where("copies"), 1, 1'000'000));
+  if (auto* v = r.optional("depth")) s.depth = static_cast<int>(as_integer(*v, r.where("depth"), 1, 64));
   r.finish();
   return s;
+}
+
+// "replicated" has no default DF and SD (they set how many failures a run survives): both are
+// required where the model is used, and meaningless elsewhere. The check that every receiver is
+// another node needs the cluster sizes, which a platform XML gives later (Run::prepare).
+void check_replicated(const Topology& t, const json& doc, const Where& at) {
+  bool used = t.storage.model == "replicated";
+  for (const auto& c : t.clusters) used = used || c.storage == "replicated";
+  const json* storage = doc.contains("storage") ? &doc["storage"] : nullptr;
+  for (const char* key : {"copies", "depth"}) {
+    const bool given = storage && storage->is_object() && storage->contains(key);
+    if (used && !given)
+      (at / "storage" / key)
+          .fail(fmt::format("missing required field \"{}\" ({}) for the \"replicated\" storage model", key,
+                            std::string(key) == "copies" ? "DF, remote copies of each save" : "SD, saves kept"));
+    if (!used && given) (at / "storage" / key).fail("only meaningful with the \"replicated\" storage model");
+  }
 }
 
 } // namespace
 
 const std::vector<std::string>& storage_models() {
-  static const std::vector<std::string> models{"servers", "buddy"};
+  static const std::vector<std::string> models{"servers", "buddy", "replicated"};
   return models;
 }
 
@@ -154,6 +172,7 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   if (auto* v = r.optional("storage")) t.storage = parse_storage(*v, r.where("storage"));
   if (auto* v = r.optional("failures")) t.failures = parse_failures(*v, r.where("failures"), base_dir);
   r.finish();
+  check_replicated(t, doc, at);
   return t;
 }
 

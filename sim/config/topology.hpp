@@ -49,6 +49,8 @@ struct StorageSpec {
   std::string model;                 // "" = the protocol's default
   int servers = 1;                   // "servers": how many server hosts
   LinkSpec server_link{10e-6, 80e6}; // "servers": each server's own link
+  int copies = 0;                    // "replicated": DF, copies besides the local one (0: not given)
+  int depth = 0;                     // "replicated": SD, saves kept per node (0: not given)
 };
 
 /** @brief The stable storage models the engine implements. */

@@ -82,6 +82,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
       throw InputError(topology_.source, "/storage",
                        "the \"servers\" storage model needs checkpoint servers: a zone named \"storage\" in the "
                        "platform XML");
+  check_replicated_placement();
 
   const int endpoints = num_endpoints();
   stats_.set_clusters(platform_.layout.num_clusters());
@@ -256,9 +257,10 @@ std::string Run::storage_model(NodeId node) const {
   return topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model;
 }
 
-std::vector<Holder> Run::remote_holders(NodeId node) const {
-  return ckptsim::remote_holders(storage_model(node), node, platform_.layout,
-                                 static_cast<int>(platform_.servers.size()));
+std::vector<Holder> Run::remote_holders(NodeId node, std::uint64_t number) const {
+  const replicated::Scheme scheme{topology_.storage.copies, topology_.storage.depth};
+  return ckptsim::remote_holders(storage_model(node), node, number, platform_.layout,
+                                 static_cast<int>(platform_.servers.size()), scheme);
 }
 
 sg4::Host* Run::holder_host(Holder h) const {
@@ -268,12 +270,19 @@ sg4::Host* Run::holder_host(Holder h) const {
 std::string Run::holder_name(Holder h) const { return holder_host(h)->get_name(); }
 
 void Run::unrecoverable(NodeId node, std::uint64_t number) {
+  end_unrecoverable(fmt::format("no copy of checkpoint {} of {} survives", number, platform_.layout.host_name(node)),
+                    {{"node", node}, {"checkpoint", number}});
+}
+
+void Run::end_unrecoverable(const std::string& why, nlohmann::ordered_json fields) {
   if (over_) return;
   const double now = sg4::Engine::get_clock();
-  unrecoverable_ = fmt::format("no copy of checkpoint {} of {} survives", number, platform_.layout.host_name(node));
+  unrecoverable_ = why;
   std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, unrecoverable_.c_str());
-  stats_.record("unrecoverable", {{"date", now}, {"node", node}, {"checkpoint", number}});
-  trace_.emit(0, now, "unrecoverable", {{"node", node}, {"checkpoint", number}});
+  nlohmann::ordered_json rec{{"date", now}};
+  for (auto& [k, v] : fields.items()) rec[k] = v;
+  stats_.record("unrecoverable", rec);
+  trace_.emit(0, now, "unrecoverable", fields);
   over_ = true;
   end_ = now;
   sg4::Actor::kill_all();
@@ -558,6 +567,8 @@ RunResult Run::collect(double wall_seconds) {
   res["rollbacks"] = stats_.get("rollbacks");
   res["storage_held_max_bytes"] = stats_.get("storage.held_bytes_max");
   res["storage_held_end_bytes"] = store_.held_bytes();
+  res["storage_held_max_copy_bytes"] = store_.held_copy_bytes_max(); // every copy counted
+  if (auto rep = replicated_results(); !rep.is_null()) res["replicated_storage"] = rep;
   res["recovery_time"] = stats_.get("recovery_time");
   // Mean over the recoveries that ended (null when none did).
   res["rolled_back_per_failure"] =

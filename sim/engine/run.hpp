@@ -94,13 +94,15 @@ class Run {
 
   // ---- stable storage ----
   CheckpointStore& store() { return store_; }
-  std::vector<Holder> remote_holders(NodeId node) const;
+  std::vector<Holder> remote_holders(NodeId node, std::uint64_t number) const;
   sg4::Host* holder_host(Holder h) const;
   std::string holder_name(Holder h) const;
   bool holder_up(Holder h) const { return is_server(h) || up_[h]; }
   /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
   void unrecoverable(NodeId node, std::uint64_t number);
   std::string storage_model(NodeId node) const;
+  /** @brief NodeContext::recovery_line, asked by endpoint @p asker. */
+  std::optional<std::uint64_t> recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers);
 
   // ---- failures ----
   void failure_arrival(NodeId victim);
@@ -146,6 +148,9 @@ class Run {
   void check_consistency(bool final, const std::string& context);
   RunResult collect(double wall_seconds);
   bool overlapping_allowed() const;
+  void end_unrecoverable(const std::string& why, nlohmann::ordered_json fields);
+  void check_replicated_placement() const;
+  nlohmann::ordered_json replicated_results() const;
 
   RunConfig config_;
   std::unique_ptr<sg4::Engine> engine_;

@@ -484,7 +484,7 @@ void NodeRuntime::save_checkpoint(std::uint64_t number, Snapshot s) {
   run_.stats().max("storage.held_bytes_max", run_.store().held_bytes());
   int started = 0;
   nlohmann::ordered_json holders = nlohmann::ordered_json::array();
-  for (Holder h : run_.remote_holders(id_)) {
+  for (Holder h : run_.remote_holders(id_, number)) {
     holders.push_back(run_.holder_name(h));
     if (!run_.holder_up(h)) { // a buddy that is down cannot take the copy
       run_.stats().add("storage.copies_failed");
@@ -520,7 +520,24 @@ void NodeRuntime::load_checkpoint(std::uint64_t number) {
   trace_event(1, "ckpt_load", {{"number", number}, {"bytes", entry->bytes}, {"from", run_.holder_name(from)}});
 }
 
-void NodeRuntime::discard_checkpoint(std::uint64_t number) { run_.store().drop(id_, number); }
+void NodeRuntime::discard_checkpoint(std::uint64_t number) {
+  // The copies of a discarded checkpoint stop travelling: a protocol that numbers its saves along
+  // the execution line saves this number again after a rollback, and the new save must neither
+  // count the old transfers as its copies nor report itself complete because of them.
+  for (std::size_t i = io_.size(); i-- > 0;) {
+    if (!io_[i].save || io_[i].number != number) continue;
+    io_[i].comm->cancel();
+    if (io_[i].replica) run_.replica_finished();
+    io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  saves_left_.erase(number);
+  std::erase(io_completed_, std::make_pair(true, number));
+  run_.store().drop(id_, number);
+}
+
+std::optional<std::uint64_t> NodeRuntime::recovery_line(const std::vector<std::uint64_t>& numbers) {
+  return run_.recovery_line(id_, numbers);
+}
 
 void NodeRuntime::replicate_checkpoint(std::uint64_t number) {
   const auto* entry = run_.store().find(id_, number);
@@ -531,7 +548,7 @@ void NodeRuntime::replicate_checkpoint(std::uint64_t number) {
     start_replica(number, *entry->holders.begin(), false, entry->bytes);
     return; // its remote copies are complete: they are where it fetches from
   }
-  for (Holder h : run_.remote_holders(id_)) {
+  for (Holder h : run_.remote_holders(id_, number)) {
     if (entry->holders.count(h) || !run_.holder_up(h)) continue;
     bool pending = false;
     for (const auto& io : io_) pending |= io.save && io.number == number && io.holder == h;

@@ -53,6 +53,7 @@ class NodeRuntime : public NodeContext {
   void restore(const Snapshot& s, const std::string& reason) override;
   void save_checkpoint(std::uint64_t number, Snapshot s) override;
   void load_checkpoint(std::uint64_t number) override;
+  std::optional<std::uint64_t> recovery_line(const std::vector<std::uint64_t>& numbers) override;
   void discard_checkpoint(std::uint64_t number) override;
   void replicate_checkpoint(std::uint64_t number) override;
   /** @brief A transfer re-creating a lost copy: to @p peer (outgoing) or from it. */

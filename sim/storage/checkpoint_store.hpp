@@ -32,10 +32,18 @@ class CheckpointStore {
    *  (the storage a protocol holds: GC and rollbacks lower it). */
   std::size_t held() const { return entries_.size(); }
   double held_bytes() const { return held_bytes_; }
+  /** @brief Bytes of every complete copy in memory or on a server (a checkpoint with its local copy
+   *  and DF remote ones counts DF + 1 times): what the storage model really holds, now and at most. */
+  double held_copy_bytes() const { return copy_bytes_; }
+  double held_copy_bytes_max() const { return copy_bytes_max_; }
 
  private:
+  void copies_changed(double delta);
+
   std::map<std::pair<NodeId, std::uint64_t>, Entry> entries_;
   double held_bytes_ = 0;
+  double copy_bytes_ = 0;
+  double copy_bytes_max_ = 0;
 };
 
 } // namespace ckptsim

@@ -1,0 +1,44 @@
+/* Which wave a global restart restores, and which waves the processes keep for it. With the
+ * "replicated" storage model (Bondarenko-Iakobovski) every process keeps its last SD committed
+ * waves and a failure burst may destroy every copy of the newest one for some process: the
+ * coordinator then restores the newest kept wave that every process can still load (the paper's
+ * RLFFN), asking the storage, and the run ends as unrecoverable when there is none. With one wave
+ * kept (servers, buddy) this is the last committed wave, or the unrecoverable ending. */
+#include "protocols/coordinated/coordinator.hpp"
+#include "protocols/coordinated/participant.hpp"
+
+namespace ckptsim::coordinated {
+
+bool Coordinator::choose_line(NodeContext& ctx) {
+  std::vector<std::uint64_t> kept; // newest first; 0 (the initial state) while fewer waves exist
+  for (std::uint64_t k = committed_; kept.size() < static_cast<std::size_t>(depth_); k--) {
+    kept.push_back(k);
+    if (k == 0) break;
+  }
+  auto line = ctx.recovery_line(kept);
+  if (!line) return false;
+  committed_ = *line;
+  next_wave_ = committed_ + 1; // the paper's save counter: placement follows k mod SD along the line
+  return true;
+}
+
+void Participant::keep_last(NodeContext& ctx, std::uint64_t newest) {
+  for (auto it = stored_.begin(); it != stored_.end();) {
+    if (*it > newest || *it + static_cast<std::uint64_t>(depth_) <= newest) {
+      ctx.discard_checkpoint(*it);
+      it = stored_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Participant::replicate_kept(NodeContext& ctx) {
+  // A failed process is back: its memory held copies of the others' kept waves, and a restarted
+  // process lost its own copies of the waves it did not reload. Bring them back (transfers), so
+  // that the next burst of failures finds the storage as the scheme intends.
+  if (rollback_due_ || restarting_) return; // done at the last node-back, once rolled back
+  for (std::uint64_t k : stored_) ctx.replicate_checkpoint(k);
+}
+
+} // namespace ckptsim::coordinated
