@@ -39,7 +39,7 @@ class Module : public ProtocolModule {
   /** The next node of its cluster (the `buddy` holder), or of the federation for a one-node
    *  cluster: the node that knows the number of its newest stored checkpoint. */
   NodeId backup_of(NodeId node) const {
-    auto buddy = remote_holders("buddy", node, layout_, 0);
+    auto buddy = remote_holders("buddy", node, 0, layout_, 0, replicated::Scheme{});
     if (!buddy.empty()) return buddy.front();
     return (node + 1) % layout_.num_nodes();
   }
