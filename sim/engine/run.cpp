@@ -340,11 +340,15 @@ void Run::strike(NodeId victim, bool work_recorded) {
   proxies_.host_failed(victim);
 
   const auto& f = topology_.failures;
-  sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = detection_delay(f, now)] {
+  const double detected_after = detection_delay(f, now);
+  sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = detected_after] {
     sg4::this_actor::sleep_for(d);
     detect(id);
   });
-  sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = f.downtime] {
+  // Under shrink the host never comes back: the process is relaunched on a survivor once the failure
+  // is detected (the LAM/MPI paper's mpirun, cr_wait then lb_fault_app), `downtime` after that.
+  const double restart_after = shrinking() ? detected_after + f.downtime : f.downtime;
+  sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = restart_after] {
     sg4::this_actor::sleep_for(d);
     restart(id);
   });

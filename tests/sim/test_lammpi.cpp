@@ -55,9 +55,10 @@ RunConfig four_nodes(int repetitions, double period) {
 
 TEST(LamMpi, ShrinkRestartsTheWorkerOnASurvivorThatComputesTwiceAsSlowly) {
   // Wave 1 at 12 s (every process has done 12 s of work: rep 0 and 2 s of rep 1). c0-3 fails
-  // at 15, is detected at 16 and restarts at 17 on c0-0 (every survivor runs one process: the
-  // lowest index). From 17 on, processes 0 and 3 share c0-0: rep 1's last 8 s take 16 s (until
-  // 33), rep 2's 10 s take 20 s (until 53); processes 1 and 2 finish rep 2 at 43.
+  // at 15, is detected at 16 (the survivors roll back to wave 1 and wait) and restarts at
+  // 16 + downtime 2 = 18 on c0-0 (every survivor runs one process: the lowest index). From 18 on,
+  // processes 0 and 3 share c0-0: rep 1's last 8 s take 16 s (until 34), rep 2's 10 s take 20 s
+  // (until 54); processes 1 and 2 get rep 2's B and A at 34 and finish at 44.
   RunConfig c = four_nodes(3, 12);
   c.topology_doc["failures"] = {{"model", "trace"},
                                 {"trace", failure_trace("shrink.txt", "15 c0-3\n")},
@@ -72,7 +73,7 @@ TEST(LamMpi, ShrinkRestartsTheWorkerOnASurvivorThatComputesTwiceAsSlowly) {
 
   auto moved = events(c.options.trace_file, "process_moved");
   ASSERT_EQ(moved.size(), 1u);
-  EXPECT_NEAR(moved[0]["t"].get<double>(), 17, 1e-9) << "the restart date: failure 15 + downtime 2";
+  EXPECT_NEAR(moved[0]["t"].get<double>(), 18, 1e-9) << "the restart date: detection 16 + downtime 2";
   EXPECT_EQ(moved[0]["node"], 3);
   EXPECT_EQ(moved[0]["from"], "c0-3");
   EXPECT_EQ(moved[0]["to"], "c0-0");
@@ -90,11 +91,11 @@ TEST(LamMpi, ShrinkRestartsTheWorkerOnASurvivorThatComputesTwiceAsSlowly) {
   std::map<int, double> finished;
   for (const auto& e : events(c.options.trace_file, "app_finished")) finished[e["node"].get<int>()] = e["t"];
   ASSERT_EQ(finished.size(), 4u);
-  EXPECT_NEAR(finished[0], 53, kTolerance);
-  EXPECT_NEAR(finished[3], 53, kTolerance);
-  EXPECT_NEAR(finished[1], 43, kTolerance);
-  EXPECT_NEAR(finished[2], 43, kTolerance);
-  EXPECT_NEAR(r.document["results"]["makespan"].get<double>(), 53, kTolerance);
+  EXPECT_NEAR(finished[0], 54, kTolerance);
+  EXPECT_NEAR(finished[3], 54, kTolerance);
+  EXPECT_NEAR(finished[1], 44, kTolerance);
+  EXPECT_NEAR(finished[2], 44, kTolerance);
+  EXPECT_NEAR(r.document["results"]["makespan"].get<double>(), 54, kTolerance);
 
   // Same C as without the failure.
   RunConfig ff = four_nodes(3, 12);
@@ -107,7 +108,7 @@ TEST(LamMpi, ShrinkRestartsTheWorkerOnASurvivorThatComputesTwiceAsSlowly) {
 
 TEST(LamMpi, SecondFailureOfASharedHostKillsBothProcesses) {
   // After the first failure c0-0 runs processes 0 and 3; its own failure at 25 strikes both:
-  // two failures at one date, both restarted (at 27) on the least loaded survivors, c0-1 and c0-2.
+  // two failures at one date, both restarted (at 25 + 1 + 2 = 28) on the least loaded survivors, c0-1 and c0-2.
   RunConfig c = four_nodes(3, 12);
   c.topology_doc["failures"] = {{"model", "trace"},
                                 {"trace", failure_trace("shrink2.txt", "15 c0-3\n25 c0-0\n")},
@@ -127,6 +128,7 @@ TEST(LamMpi, SecondFailureOfASharedHostKillsBothProcesses) {
   ASSERT_EQ(moved.size(), 3u);
   EXPECT_EQ(moved[1]["to"], "c0-1");
   EXPECT_EQ(moved[2]["to"], "c0-2");
+  for (int i : {1, 2}) EXPECT_NEAR(moved[i]["t"].get<double>(), 28, 1e-9) << moved[i].dump();
   RunConfig ff = four_nodes(3, 12);
   auto f = run_in_child(ff);
   ASSERT_EQ(f.exit_status, 0) << f.error;
@@ -188,7 +190,11 @@ TEST(LamMpi, SeededFailuresKeepTheStateConsistentAndTheResult) {
   auto config = [](const std::string& trigger, const std::string& restart, std::uint64_t seed) {
     json topo = small_topology(1, 8, restart == "shrink" ? 10.0 : 6.0);
     topo["clusters"][0]["checkpoint_size"] = "100kB";
-    topo["failures"] = {{"detection_delay", 0.2}, {"downtime", 0.5}, {"restart", restart}};
+    topo["failures"] = {{"downtime", 0.5}, {"restart", restart}};
+    if (restart == "shrink") // the paper's configuration: heartbeat detection, 0.1 - 0.3 s after the crash
+      topo["failures"]["heartbeat"] = {{"period", 0.2}, {"timeout", 0.3}};
+    else
+      topo["failures"]["detection_delay"] = 0.2;
     json app = {{"kind", "master-worker"}, {"matrix_size", 12}, {"repetitions", 6}, {"row_cost", 1}};
     RunConfig c = make_config(topo, app, {{"default", {{"checkpoint_period", 2}}}});
     c.options.protocol = "coordinated";
