@@ -117,10 +117,10 @@ std::optional<double> MasterWorkerWorkload::advance(AppState& base, NodeId self,
       s.phase = Phase::Compute;
       return rows(0) * spec_.row_cost;
     case Phase::Gather:
-      if (s.c_received < processes_ - 1) return std::nullopt; // waits for the workers' rows
-      s.result = fold(s.result, s.c_sum);
-      s.c_sum = 0;
-      s.c_received = 0;
+      if (s.c_count[s.rep] < processes_ - 1) return std::nullopt; // waits for the workers' rows
+      s.result = fold(s.result, s.c_sum[s.rep]);
+      s.c_sum.erase(s.rep);
+      s.c_count.erase(s.rep);
       finish_rep();
       return s.finished ? std::nullopt : std::optional<double>(0.0);
     default:
@@ -129,15 +129,17 @@ std::optional<double> MasterWorkerWorkload::advance(AppState& base, NodeId self,
   }
   switch (s.phase) {
   case Phase::Bcast:
-    if (s.b_received <= s.rep) return std::nullopt;
+    if (!s.b_by_rep.count(s.rep)) return std::nullopt;
     s.phase = Phase::Scatter; // a zero-work step: the worker then stands at its scatter point
     return 0.0;
   case Phase::Scatter:
-    if (s.a_received <= s.rep) return std::nullopt;
+    if (!s.a_by_rep.count(s.rep)) return std::nullopt;
     s.phase = Phase::Compute;
     return rows(self) * spec_.row_cost;
   case Phase::Gather: {
-    const std::uint64_t c = c_value(s.rep, self, s.b_value, s.a_value);
+    const std::uint64_t c = c_value(s.rep, self, s.b_by_rep.at(s.rep), s.a_by_rep.at(s.rep));
+    s.b_by_rep.erase(s.rep);
+    s.a_by_rep.erase(s.rep);
     s.result = fold(s.result, c);
     send(0, "C", rows(self) * n, c);
     finish_rep();
@@ -153,7 +155,7 @@ void MasterWorkerWorkload::complete_step(AppState& base, NodeId self) const {
   if (s.phase != MasterWorkerState::Phase::Compute) return;
   s.phase = MasterWorkerState::Phase::Gather;
   if (s.process == 0) // the master's own rows count with the workers' (addition: any order)
-    s.c_sum += c_value(s.rep, 0, b_value(s.rep), a_value(s.rep, 0));
+    s.c_sum[s.rep] += c_value(s.rep, 0, b_value(s.rep), a_value(s.rep, 0));
   (void)self;
 }
 
@@ -161,15 +163,15 @@ void MasterWorkerWorkload::deliver(AppState& base, const AppMessage& msg) const 
   auto& s = as_mw(base);
   s.delivered++;
   const char what = msg.label.empty() ? '?' : msg.label[0];
-  if (s.process == 0 && what == 'C') {
-    s.c_received++;
-    s.c_sum += msg.digest;
+  if (s.process == 0 && what == 'C' && msg.src > 0 && msg.src < processes_) {
+    if (s.c_from.empty()) s.c_from.assign(static_cast<std::size_t>(processes_), 0);
+    const int r = s.c_from[static_cast<std::size_t>(msg.src)]++;
+    s.c_count[r]++;
+    s.c_sum[r] += msg.digest;
   } else if (s.process != 0 && what == 'B') {
-    s.b_received++;
-    s.b_value = msg.digest;
+    s.b_by_rep[s.b_received++] = msg.digest;
   } else if (s.process != 0 && what == 'A') {
-    s.a_received++;
-    s.a_value = msg.digest;
+    s.a_by_rep[s.a_received++] = msg.digest;
   } else {
     throw std::logic_error(
         fmt::format("master-worker: process {} got a message \"{}\" from {}", s.process, msg.label, msg.src));

@@ -20,7 +20,9 @@
 
 #include "sim/app/workload.hpp"
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace ckptsim {
 
@@ -32,13 +34,18 @@ class MasterWorkerState : public AppState {
   int process = -1;
   int rep = 0;                // the repetition under way (0-based)
   Phase phase = Phase::Bcast; // master: what comes next; worker: Bcast / Scatter = waiting for B / A
-  std::uint64_t b_value = 0;  // worker: B of the repetition (received)
-  std::uint64_t a_value = 0;  // worker: its rows of A of the repetition (received)
-  int b_received = 0;         // worker: B messages received so far (one per repetition)
-  int a_received = 0;         // worker: A messages received so far
-  int c_received = 0;         // master: C messages of the current repetition received
-  std::uint64_t c_sum = 0;    // master: the repetition's C rows folded (order-independent)
-  std::uint64_t result = 0;   // fold of every repetition's C (master) or of its own rows (worker)
+  // Received data, by repetition: a delivery may come before the process reaches the step that
+  // uses it (a message-logging protocol replays a restarted process' logged deliveries at once,
+  // while it redoes an earlier repetition), so it must not overwrite what that step reads.
+  // Channels are FIFO: the k-th B, A or C message on a channel belongs to repetition k.
+  std::map<int, std::uint64_t> b_by_rep; // worker: B of each repetition received and not yet used
+  std::map<int, std::uint64_t> a_by_rep; // worker: its rows of A, likewise
+  int b_received = 0;                    // worker: B messages received so far (one per repetition)
+  int a_received = 0;                    // worker: A messages received so far
+  std::vector<int> c_from;               // master: C messages received from each worker so far
+  std::map<int, int> c_count;            // master: C messages received for each repetition
+  std::map<int, std::uint64_t> c_sum;    // master: C rows of each repetition folded (order-independent)
+  std::uint64_t result = 0;              // fold of every repetition's C (master) or of its own rows (worker)
 };
 
 class MasterWorkerWorkload : public Workload {

@@ -163,6 +163,62 @@ TEST(MasterWorker, RestoredCopyRecomputesTheSameResult) {
   EXPECT_EQ(w.point(*fresh)->number, 1u);
 }
 
+TEST(MasterWorker, EarlyDeliveriesDoNotChangeWhatAStepComputes) {
+  // A message-logging protocol replays a restarted process' logged deliveries at once, while it
+  // redoes an earlier repetition: the next repetition's B, A (worker) or C (master) arrive before
+  // the step that uses them. They must wait for it, not overwrite the current repetition's data.
+  const int p = 3;
+  MasterWorkerWorkload w(mw_app(6, 2), FederationLayout(topology_of(p)));
+  Driver d(w, p);
+  d.run();
+  std::map<std::pair<NodeId, std::string>, std::vector<AppMessage>> by; // (dst or src, label) in order
+  for (const auto& m : d.sent) by[{m.label == "C" ? m.src : m.dst, m.label}].push_back(m);
+  const std::vector<AppMessage>& c1 = by[{1, "C"}];
+  const std::vector<AppMessage>& c2 = by[{2, "C"}];
+  std::vector<AppMessage> out;
+
+  // Worker 1: B(1) and A(1) delivered while it computes repetition 0.
+  AppStateValue wk = w.initial_state(1, 7);
+  w.deliver(*wk, by[{1, "B"}][0]);
+  w.deliver(*wk, by[{1, "A"}][0]);
+  ASSERT_EQ(w.advance(*wk, 1, out), std::optional<double>(0.0));
+  ASSERT_TRUE(w.advance(*wk, 1, out).has_value()); // the computation of repetition 0
+  w.deliver(*wk, by[{1, "B"}][1]);
+  w.deliver(*wk, by[{1, "A"}][1]);
+  w.complete_step(*wk, 1);
+  out.clear();
+  w.advance(*wk, 1, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].digest, c1[0].digest) << "repetition 0's C from repetition 0's B and A";
+  EXPECT_EQ(w.point(*wk)->kind, "bcast");
+  ASSERT_EQ(w.advance(*wk, 1, out), std::optional<double>(0.0)) << "B(1) is already there";
+  ASSERT_TRUE(w.advance(*wk, 1, out).has_value()) << "so is A(1)";
+  w.complete_step(*wk, 1);
+  out.clear();
+  w.advance(*wk, 1, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].digest, c1[1].digest);
+
+  // Master: worker 1's C of both repetitions before worker 2's first.
+  AppStateValue ms = w.initial_state(0, 7);
+  w.advance(*ms, 0, out);                          // bcast
+  ASSERT_TRUE(w.advance(*ms, 0, out).has_value()); // scatter, then its own rows
+  w.deliver(*ms, c1[0]);
+  w.deliver(*ms, c1[1]);
+  w.complete_step(*ms, 0);
+  EXPECT_FALSE(w.advance(*ms, 0, out).has_value()) << "repetition 0 still waits for worker 2";
+  w.deliver(*ms, c2[0]);
+  ASSERT_EQ(w.advance(*ms, 0, out), std::optional<double>(0.0));
+  w.advance(*ms, 0, out);
+  ASSERT_TRUE(w.advance(*ms, 0, out).has_value());
+  w.complete_step(*ms, 0);
+  EXPECT_FALSE(w.advance(*ms, 0, out).has_value()) << "repetition 1 waits for worker 2";
+  w.deliver(*ms, c2[1]);
+  w.advance(*ms, 0, out);
+  EXPECT_TRUE(ms->finished);
+  EXPECT_EQ(w.result_digest(*ms), w.result_digest(*d.states[0]));
+}
+
 TEST(MasterWorker, InputErrorsNameTheField) {
   auto error_of = [](const Application& app, int nodes) -> std::string {
     try {
