@@ -49,12 +49,34 @@ void Run::shrink_failure_arrival(int host) {
   std::vector<NodeId> victims;
   for (NodeId p = 0; p < num_nodes(); p++)
     if (host_index_[p] == host && up_[p]) victims.push_back(p);
+  if (victims.size() > 1 && !overlapping_allowed()) {
+    // Two processes die at one date: overlapping failures, which this protocol does not tolerate
+    // (hc3i and independent wait forever for a recovery that cannot start). The engine defers an
+    // overlapping failure otherwise, but a process cannot go on running on a dead host.
+    shrink_unrecoverable(victims.front(), "simultaneous failures",
+                         fmt::format("host {} ran {} processes: their simultaneous failures overlap, which protocol {} "
+                                     "does not tolerate (restart: shrink)",
+                                     platform_.hosts[host]->get_name(), victims.size(), config_.options.protocol));
+    return;
+  }
   // Their work is read before the host goes off with the first strike (which kills both actors).
   for (NodeId p : victims) death_work_[p] = runtimes_[p] ? runtimes_[p]->current_work() : 0.0;
   host_dead_[host] = true;
   if (victims.size() > 1)
     trace_.emit(0, now, "host_failure", {{"host", platform_.hosts[host]->get_name()}, {"processes", victims}});
   for (NodeId p : victims) strike(p, true);
+}
+
+void Run::shrink_unrecoverable(NodeId node, const char* reason, const std::string& message) {
+  if (over_) return;
+  const double now = sg4::Engine::get_clock();
+  unrecoverable_ = message;
+  std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, unrecoverable_.c_str());
+  stats_.record("unrecoverable", {{"date", now}, {"node", node}});
+  trace_.emit(0, now, "unrecoverable", {{"node", node}, {"reason", reason}});
+  over_ = true;
+  end_ = now;
+  sg4::Actor::kill_all();
 }
 
 bool Run::place_restart(NodeId victim) {
@@ -75,14 +97,8 @@ bool Run::place_restart(NodeId victim) {
   }
   const double now = sg4::Engine::get_clock();
   if (best < 0) {
-    if (over_) return false;
-    unrecoverable_ = fmt::format("no surviving node to restart {} on (restart: shrink)", endpoint_name(victim));
-    std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, unrecoverable_.c_str());
-    stats_.record("unrecoverable", {{"date", now}, {"node", victim}});
-    trace_.emit(0, now, "unrecoverable", {{"node", victim}, {"reason", "no surviving node"}});
-    over_ = true;
-    end_ = now;
-    sg4::Actor::kill_all();
+    shrink_unrecoverable(victim, "no surviving node",
+                         fmt::format("no surviving node to restart {} on (restart: shrink)", endpoint_name(victim)));
     return false;
   }
   const int from = host_index_[victim];

@@ -306,7 +306,10 @@ void Run::strike(NodeId victim, bool work_recorded) {
   const ClusterId c = platform_.layout.cluster_of(victim);
   if (!work_recorded) death_work_[victim] = runtimes_[victim] ? runtimes_[victim]->current_work() : 0.0;
   trace_.emit(0, now, "failure",
-              {{"failure", id}, {"node", victim}, {"host", platform_.layout.host_name(victim)}, {"cluster", c}});
+              {{"failure", id},
+               {"node", victim},
+               {"host", shrinking() ? host_of(victim)->get_name() : platform_.layout.host_name(victim)},
+               {"cluster", c}});
   stats_.add("failures");
   stats_.add_cluster("failures", c);
   stats_.record("failures", {{"id", id},

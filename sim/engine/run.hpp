@@ -157,6 +157,7 @@ class Run {
   void shrink_failure_arrival(int host);
   bool place_restart(NodeId victim);
   void share_host(int host);
+  void shrink_unrecoverable(NodeId node, const char* reason, const std::string& message);
 
   RunConfig config_;
   std::unique_ptr<sg4::Engine> engine_;
