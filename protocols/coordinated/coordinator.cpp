@@ -3,6 +3,7 @@
 #include "protocols/coordinated/messages.hpp"
 
 #include <cmath>
+#include <fmt/format.h>
 
 namespace ckptsim::coordinated {
 
@@ -12,27 +13,70 @@ constexpr int kWaveTimer = 1;
 
 void Coordinator::on_start(NodeContext& ctx) {
   period_ = ctx.timer_period("checkpoint_period");
+  clock_.emplace(trigger_, period_);
   schedule(ctx);
 }
 
 void Coordinator::schedule(NodeContext& ctx) {
-  if (std::isfinite(period_)) ctx.set_timer(kWaveTimer, ctx.now() + period_);
+  if (!clock_->periodic()) return;
+  ctx.set_timer(kWaveTimer, clock_->next());
+  timer_armed_ = true;
 }
 
 void Coordinator::on_timer(NodeContext& ctx, int id) {
-  if (id == kWaveTimer && wave_ == 0 && recovering_.empty()) start_wave(ctx);
+  if (id != kWaveTimer) return;
+  timer_armed_ = false;
+  periodic_timer(ctx);
 }
 
-void Coordinator::start_wave(NodeContext& ctx) {
+void Coordinator::periodic_timer(NodeContext& ctx) {
+  if (!recovering_.empty()) return; // the period starts again when the failed process is back
+  if (wave_ != 0 || !clock_->periodic_due(ctx.now())) {
+    // cr_ckpt_time finds that cr_ckpt_coll took a checkpoint since the timer was set (or is
+    // taking one): skipped; the timer goes to the date that checkpoint set (at its commit).
+    ctx.stats().add("coordinated.periodic_skipped");
+    ctx.trace_event(1, "ckpt_skip",
+                    {{"next", wave_ != 0 ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(clock_->next())}});
+    if (wave_ == 0) schedule(ctx);
+    return;
+  }
+  start_wave(ctx, "periodic");
+}
+
+void Coordinator::collective_request(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
+  const auto& b = static_cast<const PointBody&>(*msg.body);
+  const bool take = wave_ == 0 && recovering_.empty() && b.epoch == epoch_ && clock_->collective_due(ctx.now());
+  const std::string point = fmt::format("{} {}", b.kind, b.wave);
+  if (take) {
+    start_wave(ctx, "collective", point);
+  } else {
+    ctx.stats().add("coordinated.requests_declined");
+    ctx.trace_event(2, "ckpt_declined", {{"point", point}, {"from", from}});
+  }
+  // The root waits at its collective for the answer (after INIT when a wave started: FIFO).
+  ctx.send_control(from, point_control("CKPT_DECISION", b.kind, b.wave, b.epoch));
+}
+
+void Coordinator::start_wave(NodeContext& ctx, const char* trigger, const std::string& point) {
   wave_ = next_wave_++;
   acks_ = 0;
   wave_start_ = ctx.now();
   ctx.stats().add("coordinated.waves_started");
+  if (clock_->collective()) { // which rule started it (the periodic policy has only one)
+    ctx.stats().add(std::string("coordinated.waves_") + trigger);
+    nlohmann::ordered_json j{{"number", wave_}, {"trigger", trigger}};
+    if (!point.empty()) j["point"] = point;
+    ctx.trace_event(1, "ckpt_trigger", j);
+  }
   for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control("INIT", wave_, epoch_));
 }
 
 void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
   const WaveBody& b = body(msg);
+  if (msg.type == "CKPT_REQUEST") {
+    collective_request(ctx, from, msg);
+    return;
+  }
   if (msg.type == "RESTARTED") {
     failure(ctx, b.epoch, from);
     down_.erase(from);
@@ -52,7 +96,10 @@ void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage
   ctx.trace_event(0, "ckpt_commit",
                   {{"unit", "federation"}, {"number", committed_}, {"forced", false}, {"duration", duration}});
   for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control("CONT", committed_, epoch_));
-  schedule(ctx);
+  clock_->committed(ctx.now(), duration);
+  // A wave the timer started re-arms it; after a collective's wave the timer keeps its date, and
+  // fires then only to find the checkpoint taken (the paper's skip).
+  if (!timer_armed_) schedule(ctx);
 }
 
 void Coordinator::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
@@ -65,6 +112,7 @@ void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
   recovering_.insert(id);
   down_.insert(victim);
   ctx.cancel_timer(kWaveTimer);
+  timer_armed_ = false;
   if (wave_ != 0) { // a failure during a wave aborts it: the previous wave is the recovery line
     ctx.stats().add("coordinated.waves_aborted");
     ctx.trace_event(0, "ckpt_abort", {{"unit", "federation"}, {"number", wave_}, {"failure", id}});
@@ -78,7 +126,10 @@ void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
 
 void Coordinator::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
   recovering_.erase(notice.id);
-  if (recovering_.empty() && wave_ == 0) schedule(ctx); // the period counts from the restart of the computation
+  if (recovering_.empty() && wave_ == 0) { // the period counts from the restart of the computation
+    clock_->restart(ctx.now());
+    schedule(ctx);
+  }
 }
 
 } // namespace ckptsim::coordinated

@@ -1,14 +1,19 @@
 /* The coordinator of the blocking coordinated protocol: a non-computing process on the
- * controller host. Every checkpoint period it starts a wave (INIT to the N processes), commits it
- * when the N ACKs are in (CONT to all). On a failure it aborts the wave under way and tells every
- * process to roll back to the last committed wave (ROLLBACK), and answers the restarted process'
- * RESTARTED with the same; the period starts again when the failed process is back. The wave
- * restored is the newest of the last `depth` committed ones that every process can still load
- * (RLFFN, recovery_line.cpp); waves are numbered along the execution line, so the wave after a
- * rollback to wave w is w + 1 (the paper's save counter k). */
+ * controller host. It starts a wave (INIT to the N processes) when its trigger policy says so
+ * (trigger.hpp: every checkpoint period, and / or at a collective whose root asked with
+ * CKPT_REQUEST, answered by CKPT_DECISION), commits it when the N ACKs are in (CONT to all). On a
+ * failure it aborts the wave under way and tells every process to roll back to the last committed
+ * wave (ROLLBACK), and answers the restarted process' RESTARTED with the same; the period starts
+ * again when the failed process is back. The wave restored is the newest of the last `depth`
+ * committed ones that every process can still load (RLFFN, recovery_line.cpp); waves are numbered
+ * along the execution line, so the wave after a rollback to wave w is w + 1 (the paper's save
+ * counter k). */
 #pragma once
 
+#include "protocols/coordinated/trigger.hpp"
 #include "protocols/protocol.hpp"
+
+#include <optional>
 
 #include <set>
 
@@ -16,8 +21,9 @@ namespace ckptsim::coordinated {
 
 class Coordinator : public Agent {
  public:
-  explicit Coordinator(int depth)
-      : depth_(depth) {}
+  explicit Coordinator(int depth, TriggerPolicy trigger = TriggerPolicy::Periodic)
+      : depth_(depth)
+      , trigger_(trigger) {}
   void on_start(NodeContext& ctx) override;
   void on_restart(NodeContext&, const FailureNotice&) override {} // the controller never fails
   void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
@@ -27,12 +33,17 @@ class Coordinator : public Agent {
   bool idle() const override { return wave_ == 0 && recovering_.empty(); }
 
  private:
-  void start_wave(NodeContext& ctx);
+  void start_wave(NodeContext& ctx, const char* trigger, const std::string& point = "");
   void failure(NodeContext& ctx, FailureId id, NodeId victim);
   void schedule(NodeContext& ctx);
   bool choose_line(NodeContext& ctx); // recovery_line.cpp
+  void periodic_timer(NodeContext& ctx);
+  void collective_request(NodeContext& ctx, NodeId from, const ControlMessage& msg);
 
   const int depth_; // committed waves kept by every process (replicated storage: SD)
+  TriggerPolicy trigger_;
+  std::optional<TriggerClock> clock_; // set at the start, from the checkpoint period
+  bool timer_armed_ = false;
   double period_ = 0;
   std::uint64_t next_wave_ = 1;
   std::uint64_t committed_ = 0;

@@ -4,6 +4,8 @@
 #include "protocols/epoch.hpp"
 #include "sim/net/envelope.hpp"
 
+#include <string>
+
 namespace ckptsim::coordinated {
 
 constexpr double kControlBytes = 64; // header of a control message on the wire
@@ -17,6 +19,20 @@ struct WaveBody : Payload {
   FailureId epoch; // the newest failure the sender has recovered from
   nlohmann::ordered_json to_json() const override { return {{"wave", wave}, {"epoch", epoch}}; }
 };
+
+/** @brief CKPT_REQUEST (a collective asks for a wave) and CKPT_DECISION (the coordinator's
+ *  answer, a wave started or not): `wave` holds the number of the program-order point. */
+struct PointBody : WaveBody {
+  PointBody(std::string k, std::uint64_t number, FailureId e)
+      : WaveBody(number, e)
+      , kind(std::move(k)) {}
+  std::string kind;
+  nlohmann::ordered_json to_json() const override { return {{"point", kind}, {"number", wave}, {"epoch", epoch}}; }
+};
+
+inline ControlMessage point_control(const char* type, const std::string& kind, std::uint64_t number, FailureId epoch) {
+  return ControlMessage{type, std::make_shared<PointBody>(kind, number, epoch), kControlBytes};
+}
 
 inline ControlMessage control(const char* type, std::uint64_t wave, FailureId epoch) {
   return ControlMessage{type, std::make_shared<WaveBody>(wave, epoch), kControlBytes};

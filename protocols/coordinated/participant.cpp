@@ -8,6 +8,11 @@ namespace ckptsim::coordinated {
 
 namespace {
 constexpr int kRestartTimer = 1;
+
+// The program-order points at which the root of a collective may ask for a checkpoint.
+bool is_collective(const std::string& kind) {
+  return kind == "bcast" || kind == "scatter" || kind == "gather" || kind == "barrier";
+}
 } // namespace
 
 void Participant::on_app_send(NodeContext& ctx, const AppMessage& msg) {
@@ -27,8 +32,22 @@ void Participant::on_app_receive(NodeContext& ctx, const AppMessage& msg, const 
   ctx.deliver(msg, pb);
 }
 
+void Participant::on_app_point(NodeContext& ctx, const AppPoint& point) {
+  if (!collective_requests_ || ctx.self() != 0 || !is_collective(point.kind)) return;
+  if (!ctx.stop_app_between_steps()) return; // not between two steps: not a point (never happens)
+  awaiting_ = point.number;
+  ctx.send_control(coordinator_, point_control("CKPT_REQUEST", point.kind, point.number, epoch_));
+}
+
 void Participant::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
   const WaveBody& b = body(msg);
+  if (msg.type == "CKPT_DECISION") { // an answer to a request of an execution since undone is stale
+    if (b.wave == awaiting_ && b.epoch == epoch_) {
+      awaiting_ = 0;
+      try_resume(ctx);
+    }
+    return;
+  }
   if (msg.type == "ROLLBACK") {
     rollback(ctx, b.wave, b.epoch);
     return;
@@ -102,6 +121,7 @@ void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch
     }
   }
   committed_ = wave;
+  awaiting_ = 0; // the restored process re-asks if it stands before the point again
   ctx.pause_app();
   if (wave == 0) {
     ctx.restore(ctx.initial_snapshot(), fmt::format("global rollback to the initial state (failure {})", epoch));
@@ -148,7 +168,8 @@ void Participant::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
 }
 
 void Participant::try_resume(NodeContext& ctx) {
-  if (phase_ == Phase::Idle && !rollback_due_ && !restarting_ && waiting_for_.empty()) ctx.resume_app();
+  if (phase_ == Phase::Idle && !rollback_due_ && !restarting_ && waiting_for_.empty() && awaiting_ == 0)
+    ctx.resume_app();
 }
 
 } // namespace ckptsim::coordinated

@@ -4,13 +4,19 @@
  * (its memory + the storage model's copies), sends ACK and waits for CONT to resume. On a failure
  * every process waits for the coordinator's ROLLBACK to a committed wave (the newest all can load),
  * restores it (the failed one from stable storage) and starts again when the failed process is
- * back. It keeps its last `depth` committed checkpoints (the replicated storage's SD). */
+ * back. It keeps its last `depth` committed checkpoints (the replicated storage's SD).
+ * With a collective trigger (trigger.hpp), process 0, the root of the application's collectives
+ * (a master-worker's master), stops at each collective point it reaches and asks the coordinator
+ * for a wave (CKPT_REQUEST); it goes on at the answer (CKPT_DECISION), so that a wave started
+ * then saves it exactly at the collective, as the paper's modified MPI_Bcast / Scatter / Gather
+ * do with the processes blocked in the operation. */
 #pragma once
 
 #include "protocols/protocol.hpp"
 
 #include <map>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -18,9 +24,10 @@ namespace ckptsim::coordinated {
 
 class Participant : public Agent {
  public:
-  Participant(NodeId coordinator, int depth)
+  Participant(NodeId coordinator, int depth, bool collective_requests = false)
       : coordinator_(coordinator)
-      , depth_(depth) {}
+      , depth_(depth)
+      , collective_requests_(collective_requests) {}
   void on_restart(NodeContext& ctx, const FailureNotice& own) override;
   void on_app_send(NodeContext& ctx, const AppMessage& msg) override;
   void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override;
@@ -30,7 +37,8 @@ class Participant : public Agent {
   void on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) override;
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
   void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
-  bool idle() const override { return phase_ == Phase::Idle && !rollback_due_ && !restarting_; }
+  bool idle() const override { return phase_ == Phase::Idle && !rollback_due_ && !restarting_ && awaiting_ == 0; }
+  void on_app_point(NodeContext& ctx, const AppPoint& point) override;
 
  private:
   enum class Phase { Idle, Flushing, Saving, WaitingCont };
@@ -43,6 +51,8 @@ class Participant : public Agent {
 
   const NodeId coordinator_;
   const int depth_; // committed waves kept: the last depth_ ones up to the newest
+  const bool collective_requests_;
+  std::uint64_t awaiting_ = 0; // the collective point waiting for the coordinator's decision (0: none)
   FailureId epoch_ = 0;
   std::uint64_t committed_ = 0; // last committed wave (0: the initial state)
   std::uint64_t wave_ = 0;      // the wave under way

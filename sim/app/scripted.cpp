@@ -1,4 +1,5 @@
 #include "sim/app/scripted.hpp"
+#include "sim/app/master_worker.hpp"
 #include "sim/app/stencil.hpp"
 #include "sim/app/stochastic.hpp"
 
@@ -80,6 +81,7 @@ double ScriptedWorkload::failure_free_work(NodeId process) const {
 std::unique_ptr<Workload> make_workload(const Application& app, const FederationLayout& layout) {
   if (app.kind == "scripted") return std::make_unique<ScriptedWorkload>(app, layout);
   if (app.kind == "stencil") return std::make_unique<StencilWorkload>(app, layout);
+  if (app.kind == "master-worker") return std::make_unique<MasterWorkerWorkload>(app, layout);
   return std::make_unique<StochasticWorkload>(app, layout);
 }
 

@@ -189,6 +189,25 @@ void parse_stencil(ObjectReader& r, Application& app, const Topology& topo) {
     if (auto problem = stencil_partition_problem(st, nodes)) r.where(problem->first).fail(problem->second);
 }
 
+void parse_master_worker(ObjectReader& r, Application& app, const Topology& topo) {
+  MasterWorkerSpec& mw = app.master_worker;
+  mw.matrix_size = static_cast<int>(as_integer(r.required("matrix_size"), r.where("matrix_size"), 1, 1'000'000));
+  mw.repetitions = static_cast<int>(as_integer(r.required("repetitions"), r.where("repetitions"), 1, 100'000'000));
+  mw.row_cost = as_positive_quantity(r.required("row_cost"), r.where("row_cost"), units::Kind::Duration);
+  if (auto* v = r.optional("element_size"))
+    mw.element_bytes = as_positive_quantity(*v, r.where("element_size"), units::Kind::Size);
+  // With a platform XML the nodes are not known yet: the workload checks again once they are.
+  int nodes = 0;
+  for (const auto& c : topo.clusters) nodes += c.nodes;
+  if (nodes == 1)
+    r.where("kind").fail("a master-worker application needs a master and at least one worker: the topology has "
+                         "one node");
+  if (nodes > mw.matrix_size)
+    r.where("matrix_size")
+        .fail(fmt::format("{} rows cannot give each of the {} processes (every node of the federation) a row",
+                          mw.matrix_size, nodes));
+}
+
 } // namespace
 
 std::optional<std::pair<std::string, std::string>> stencil_partition_problem(const StencilSpec& st, int processes) {
@@ -220,12 +239,14 @@ Application parse_application(const json& doc, const std::string& file, const To
   ObjectReader r(doc, Where(file));
   Application app;
   app.source = file;
-  app.kind = as_choice(r.required("kind"), r.where("kind"), {"stochastic", "scripted", "stencil"});
+  app.kind = as_choice(r.required("kind"), r.where("kind"), {"stochastic", "scripted", "stencil", "master-worker"});
   if (auto* v = r.optional("deterministic")) app.deterministic = as_bool(*v, r.where("deterministic"));
   if (app.kind == "stochastic")
     parse_stochastic(r, app, topology);
   else if (app.kind == "stencil")
     parse_stencil(r, app, topology);
+  else if (app.kind == "master-worker")
+    parse_master_worker(r, app, topology);
   else
     parse_scripted(r, app);
   r.finish();

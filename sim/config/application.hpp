@@ -1,7 +1,8 @@
 /* The application file (SPEC 2.2): what every process computes and sends. Kinds: "stochastic"
  * (HC3I section 5), "scripted" (an explicit per-node list of computations and sends, plus
  * failures, to replay the papers' worked examples exactly) and "stencil" (the Jacobi 1D / 2D
- * data-flow application of the CCK thesis, chapter 5). */
+ * data-flow application of the CCK thesis, chapter 5) and "master-worker" (the matrix product of
+ * the LAM/MPI paper, with its collectives as checkpoint trigger points). */
 #pragma once
 
 #include "sim/config/json_reader.hpp"
@@ -63,6 +64,15 @@ struct StencilSpec {
  *  the problem), or nullopt when it can (same rule as cck::Jacobi's block partition). */
 std::optional<std::pair<std::string, std::string>> stencil_partition_problem(const StencilSpec& spec, int processes);
 
+/** @brief The "master-worker" application (LAM/MPI paper, figure 5): C = A x B on n x n matrices,
+ *  R times, process 0 the master, every other node a worker (sim/app/master_worker.hpp). */
+struct MasterWorkerSpec {
+  int matrix_size = 0;      // n
+  int repetitions = 0;      // R
+  double row_cost = 0;      // work of one row of C (n x n multiply-adds), seconds at 1 Gf
+  double element_bytes = 8; // size of one matrix element on the wire
+};
+
 struct Application {
   std::string source = "<embedded>";
   std::string kind = "stochastic";
@@ -73,6 +83,7 @@ struct Application {
   std::vector<ScriptedNode> script;             // scripted
   std::vector<FailureEvent> scripted_failures;  // scripted
   StencilSpec stencil;                          // stencil
+  MasterWorkerSpec master_worker;               // master-worker
 };
 
 /** @brief Reads and validates an application document against the topology's cluster names. */

@@ -45,6 +45,17 @@ ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml)
   return c;
 }
 
+HeartbeatSpec parse_heartbeat(const json& j, const Where& at) {
+  ObjectReader r(j, at);
+  HeartbeatSpec h;
+  h.period = as_positive_quantity(r.required("period"), r.where("period"), units::Kind::Duration);
+  h.timeout = as_positive_quantity(r.required("timeout"), r.where("timeout"), units::Kind::Duration);
+  if (h.timeout < h.period)
+    r.where("timeout").fail("the timeout must be at least one heartbeat period (else live nodes are declared failed)");
+  r.finish();
+  return h;
+}
+
 FailureSpec parse_failures(const json& j, const Where& at, const std::string& base_dir) {
   ObjectReader r(j, at);
   FailureSpec f;
@@ -78,6 +89,15 @@ FailureSpec parse_failures(const json& j, const Where& at, const std::string& ba
   if (auto* v = r.optional("overlap")) {
     auto o = as_choice(*v, r.where("overlap"), {"protocol", "allow", "defer"});
     f.overlap = o == "allow" ? OverlapPolicy::Allow : o == "defer" ? OverlapPolicy::Defer : OverlapPolicy::Protocol;
+  }
+  if (auto* v = r.optional("restart"))
+    f.restart = as_choice(*v, r.where("restart"), {"spare", "shrink"}) == "shrink" ? RestartPlacement::Shrink
+                                                                                   : RestartPlacement::Spare;
+  if (auto* v = r.optional("heartbeat")) {
+    if (r.has("detection_delay"))
+      r.where("heartbeat")
+          .fail("give \"detection_delay\" or \"heartbeat\", not both (the heartbeat derives the delay)");
+    f.heartbeat = parse_heartbeat(*v, r.where("heartbeat"));
   }
   r.finish();
   return f;
@@ -171,6 +191,14 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   if (auto* v = r.optional("mtbf")) t.mtbf = as_period(*v, r.where("mtbf"));
   if (auto* v = r.optional("storage")) t.storage = parse_storage(*v, r.where("storage"));
   if (auto* v = r.optional("failures")) t.failures = parse_failures(*v, r.where("failures"), base_dir);
+  if (t.failures.restart == RestartPlacement::Shrink) {
+    int nodes = 0; // with a platform XML the nodes are not known yet: the engine checks again
+    for (const auto& c : t.clusters) nodes += c.nodes;
+    if (nodes == 1)
+      (r.where("failures") / "restart")
+          .fail("\"shrink\" restarts a failed process on a surviving node: the federation has one node, nothing "
+                "to shrink onto");
+  }
   r.finish();
   check_replicated(t, doc, at);
   return t;
@@ -230,5 +258,7 @@ const char* to_string(OverlapPolicy policy) {
   }
   return "?";
 }
+
+const char* to_string(RestartPlacement placement) { return placement == RestartPlacement::Shrink ? "shrink" : "spare"; }
 
 } // namespace ckptsim

@@ -33,6 +33,16 @@ struct FailureEvent {
 
 enum class FailureModel { Exponential, Weibull, Trace, None };
 enum class OverlapPolicy { Protocol, Allow, Defer };
+/** @brief Where a failed process restarts: on a spare that replaces its node (or the node itself,
+ *  back after the downtime), or on a surviving node, which then runs two processes (shrink). */
+enum class RestartPlacement { Spare, Shrink };
+
+/** @brief Heartbeat failure detection (LAM/MPI's lamd in fail-safe mode): every node sends a
+ *  heartbeat every `period`; a node silent for `timeout` is declared failed. */
+struct HeartbeatSpec {
+  double period = 0; // 0: no heartbeat model, detection_delay applies
+  double timeout = 0;
+};
 
 struct FailureSpec {
   FailureModel model = FailureModel::Exponential;
@@ -42,6 +52,8 @@ struct FailureSpec {
   double detection_delay = 0;
   double restart_overhead = 0;
   OverlapPolicy overlap = OverlapPolicy::Protocol;
+  RestartPlacement restart = RestartPlacement::Spare;
+  HeartbeatSpec heartbeat;
 };
 
 /** @brief Stable storage (SPEC 1): the model, and the checkpoint servers of the "servers" model. */
@@ -77,5 +89,6 @@ std::vector<FailureEvent> load_failure_trace(const std::string& path);
 
 const char* to_string(FailureModel model);
 const char* to_string(OverlapPolicy policy);
+const char* to_string(RestartPlacement placement);
 
 } // namespace ckptsim

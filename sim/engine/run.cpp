@@ -1,6 +1,7 @@
 #include "sim/engine/run.hpp"
 
 #include "sim/engine/summary.hpp"
+#include "sim/failures/detection.hpp"
 #include "sim/node/node_runtime.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -95,6 +96,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   finished_.assign(num_nodes(), false);
   digests_.assign(num_nodes(), 0);
   death_work_.assign(num_nodes(), 0.0);
+  init_placement();
   try {
     proxy_mode_ = CommProxies::mode_from_environment();
   } catch (const std::invalid_argument& e) {
@@ -103,7 +105,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
 }
 
 sg4::Host* Run::host_of(NodeId endpoint) const {
-  return endpoint < num_nodes() ? platform_.hosts[endpoint] : platform_.controller;
+  return endpoint < num_nodes() ? platform_.hosts[host_index_[endpoint]] : platform_.controller;
 }
 
 std::string Run::endpoint_name(NodeId endpoint) const {
@@ -263,9 +265,7 @@ std::vector<Holder> Run::remote_holders(NodeId node, std::uint64_t number) const
                                  static_cast<int>(platform_.servers.size()), scheme);
 }
 
-sg4::Host* Run::holder_host(Holder h) const {
-  return is_server(h) ? platform_.servers[server_index(h)] : platform_.hosts[h];
-}
+sg4::Host* Run::holder_host(Holder h) const { return is_server(h) ? platform_.servers[server_index(h)] : host_of(h); }
 
 std::string Run::holder_name(Holder h) const { return holder_host(h)->get_name(); }
 
@@ -291,6 +291,10 @@ void Run::end_unrecoverable(const std::string& why, nlohmann::ordered_json field
 void Run::failure_arrival(NodeId victim) {
   const double now = sg4::Engine::get_clock();
   stats_.add("failures.arrivals");
+  if (shrinking()) { // the victim is a host, which may run two processes
+    shrink_failure_arrival(victim);
+    return;
+  }
   if (!up_[victim]) { // a node that is down cannot fail again: per-node rate thinning
     stats_.add("failures.ignored_down");
     trace_.emit(1, now, "failure_ignored", {{"node", victim}, {"reason", "down"}});
@@ -305,13 +309,16 @@ void Run::failure_arrival(NodeId victim) {
   strike(victim);
 }
 
-void Run::strike(NodeId victim) {
+void Run::strike(NodeId victim, bool work_recorded) {
   const double now = sg4::Engine::get_clock();
   const FailureId id = next_failure_++;
   const ClusterId c = platform_.layout.cluster_of(victim);
-  death_work_[victim] = runtimes_[victim] ? runtimes_[victim]->current_work() : 0.0;
+  if (!work_recorded) death_work_[victim] = runtimes_[victim] ? runtimes_[victim]->current_work() : 0.0;
   trace_.emit(0, now, "failure",
-              {{"failure", id}, {"node", victim}, {"host", platform_.layout.host_name(victim)}, {"cluster", c}});
+              {{"failure", id},
+               {"node", victim},
+               {"host", shrinking() ? host_of(victim)->get_name() : platform_.layout.host_name(victim)},
+               {"cluster", c}});
   stats_.add("failures");
   stats_.add_cluster("failures", c);
   stats_.record("failures", {{"id", id},
@@ -341,15 +348,19 @@ void Run::strike(NodeId victim) {
   // actor still the mailbox's eager receiver, SimGrid would start it towards the off host and abort
   // (CommImpl::start asserts the host is on). Without a receiver it just stays queued, unread.
   mailbox(victim, incarnation_[victim])->set_receiver(nullptr);
-  platform_.hosts[victim]->turn_off();
+  if (host_of(victim)->is_on()) host_of(victim)->turn_off(); // off already: the other process of a shared host
   proxies_.host_failed(victim);
 
   const auto& f = topology_.failures;
-  sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = f.detection_delay] {
+  const double detected_after = detection_delay(f, now);
+  sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = detected_after] {
     sg4::this_actor::sleep_for(d);
     detect(id);
   });
-  sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = f.downtime] {
+  // Under shrink the host never comes back: the process is relaunched on a survivor once the failure
+  // is detected (the LAM/MPI paper's mpirun, cr_wait then lb_fault_app), `downtime` after that.
+  const double restart_after = shrinking() ? detected_after + f.downtime : f.downtime;
+  sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = restart_after] {
     sg4::this_actor::sleep_for(d);
     restart(id);
   });
@@ -391,7 +402,7 @@ void Run::restart(FailureId id) {
   if (over_) return;
   Recovery& rec = recoveries_.at(id);
   const NodeId v = rec.victim;
-  platform_.hosts[v]->turn_on();
+  if (!place_restart(v)) return; // shrink with no surviving node: the run ended
   incarnation_[v]++;
   up_[v] = true;
   nodes_down_--;
@@ -604,6 +615,7 @@ RunResult Run::collect(double wall_seconds) {
                 {"clusters", platform_.layout.num_clusters()},
                 {"failure_model", to_string(topology_.failures.model)},
                 {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"},
+                {"restart_placement", to_string(topology_.failures.restart)},
                 {"storage", topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model},
                 {"checkpoint_servers", platform_.servers.size()}};
   doc["inputs"] = {

@@ -114,6 +114,11 @@ class Run {
    *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
   void node_rolled_back(NodeId node);
   FailureId latest_detected_failure() const { return latest_detected_; }
+
+  // ---- placement of processes on hosts (failures.restart; sim/engine/placement.cpp) ----
+  /** @brief Processes sharing @p node's host, @p node included (1 unless shrink doubled it up):
+   *  each computes at the host's speed divided by this. */
+  int cpu_share(NodeId node) const;
   std::uint64_t next_event_count() { return ++events_; }
   CommProxies& proxies() { return proxies_; }
 
@@ -137,7 +142,7 @@ class Run {
   void create_actors();
   void release_deferred();
   void report_progress();
-  void strike(NodeId victim);
+  void strike(NodeId victim, bool work_recorded = false);
   void detect(FailureId id);
   void restart(FailureId id);
   void purge_wire(NodeId dead);
@@ -151,6 +156,12 @@ class Run {
   void end_unrecoverable(const std::string& why, nlohmann::ordered_json fields);
   void check_replicated_placement() const;
   nlohmann::ordered_json replicated_results() const;
+  // placement.cpp
+  bool shrinking() const { return topology_.failures.restart == RestartPlacement::Shrink; }
+  void init_placement();
+  void shrink_failure_arrival(int host);
+  bool place_restart(NodeId victim);
+  void share_host(int host);
 
   RunConfig config_;
   std::unique_ptr<sg4::Engine> engine_;
@@ -170,6 +181,8 @@ class Run {
   Trace trace_;
   ConsistencyOracle oracle_;
 
+  std::vector<int> host_index_; // per process: index of its host in platform_.hosts
+  std::vector<bool> host_dead_; // per host: off for good (shrink)
   std::vector<Incarnation> incarnation_;
   std::vector<bool> up_;
   std::vector<NodeRuntime*> runtimes_;

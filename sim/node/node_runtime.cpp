@@ -32,7 +32,8 @@ NodeRuntime::NodeRuntime(Run& run, NodeId id, bool restarted, FailureNotice noti
     , inc_(run.incarnation(id))
     , restarted_(restarted)
     , notice_(notice)
-    , speed_factor_(service_ ? 1.0 : run.layout().cluster(cluster_).speed / 1e9)
+    , full_speed_(service_ ? 1.0 : run.layout().cluster(cluster_).speed / 1e9)
+    , speed_factor_(full_speed_ / run.cpu_share(id))
     , agent_(run.protocol().make_agent(id, service_))
     , fresh_after_failure_(restarted) {
   if (!service_) {
@@ -314,6 +315,12 @@ void NodeRuntime::update_quiet() {
   run_.set_quiet(id_, app_finished() && agent_->idle());
   run_.set_recovering(id_, agent_->recovering());
   run_.recheck_recoveries();
+}
+
+void NodeRuntime::set_cpu_share(int processes) {
+  progress();
+  speed_factor_ = full_speed_ / processes;
+  if (processes > 1) trace_event(1, "cpu_share", {{"processes", processes}});
 }
 
 double NodeRuntime::work_done() const {

@@ -66,6 +66,10 @@ class NodeRuntime : public NodeContext {
   Trace& trace() override;
   void trace_event(int level, const char* event, nlohmann::ordered_json fields = {}) override;
 
+  /** @brief @p processes now share this node's host (shrink placement): the work done so far is
+   *  accounted at the old speed, the rest of the step runs at full speed / @p processes. */
+  void set_cpu_share(int processes);
+
   /** @brief Work done so far, for the engine's lost-work accounting when the node is killed. */
   double current_work() const { return work_done(); }
 
@@ -105,7 +109,8 @@ class NodeRuntime : public NodeContext {
   const Incarnation inc_;
   const bool restarted_;
   const FailureNotice notice_;
-  const double speed_factor_; // node speed / 1 Gf: work (seconds at 1 Gf) per second
+  const double full_speed_; // node speed / 1 Gf: work (seconds at 1 Gf) per second
+  double speed_factor_;     // full_speed_ shared by the processes on the host (Run::cpu_share)
 
   std::unique_ptr<Agent> agent_;
   AppStateValue app_;
