@@ -6,7 +6,7 @@ import csv
 import json
 import math
 import os
-import subprocess
+import sys
 
 import matplotlib
 
@@ -14,6 +14,8 @@ matplotlib.use("Agg")  # no display: files only
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
+import provenance  # noqa: E402  (the commit line every results file carries)
 RESULTS = os.path.join(ROOT, "results")
 FIGURES = os.path.join(RESULTS, "figures")
 
@@ -75,21 +77,9 @@ def sweep_runs(path):
     return out, comments
 
 
-def _git(*args):
-    try:
-        return subprocess.run(["git", "-C", ROOT] + list(args), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                              universal_newlines=True).stdout.strip()
-    except OSError:
-        return ""
-
-
 def git_describe():
-    """The commit, and how many simulator source files the working tree changes from it."""
-    head = _git("rev-parse", "HEAD") or "unknown"
-    dirty = _git("status", "--porcelain", "--untracked-files=all", "--", "protocols", "sim", "schemas", "cmake",
-                 "CMakeLists.txt")
-    n = len([l for l in dirty.splitlines() if l.strip()])
-    return head + (" (the working tree differs from it in %d simulator source files)" % n if n else "")
+    """The commit, and how many simulator source or experiment input files the working tree changes from it."""
+    return provenance.git_line(ROOT, "workloads")
 
 
 def save(fig, name, sources, note="", bottom=0.03):

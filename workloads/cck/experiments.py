@@ -20,6 +20,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
+from provenance import git_line  # noqa: E402  (the shared provenance line)
 RESULTS = os.path.join(ROOT, "results", "cck")
 
 
@@ -80,23 +82,6 @@ class Sim:
         return res
 
 
-def git_line():
-    def git(*args):
-        try:
-            return subprocess.run(["git", "-C", ROOT] + list(args), stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, universal_newlines=True).stdout.strip()
-        except OSError:
-            return ""
-    head = git("rev-parse", "HEAD") or "unknown"
-    # Files that go into the binary: if they differ from HEAD, the commit alone does not say what ran.
-    dirty = git("status", "--porcelain", "--untracked-files=all", "--",
-                "protocols", "sim", "schemas", "cmake", "CMakeLists.txt", "tests")
-    n = len([l for l in dirty.splitlines() if l.strip()])
-    if n:
-        return "%s (the working tree differs from it in %d simulator source files: uncommitted work)" % (head, n)
-    return head
-
-
 def mean_wave(r):
     c = r["counters"]
     waves = c.get("cck.waves_committed", 0)
@@ -117,7 +102,7 @@ def write(figure, title, header, rows, notes, example, wall, jobs, runs=None):
     lines = ["# " + title,
              "# command: python3 workloads/cck/experiments.py %s --jobs %d   (from the repository root; this file "
              "was written by: experiments.py %s)" % (figure, jobs, " ".join(sys.argv[1:])),
-             "# git commit: " + git_line(),
+             "# git commit: " + git_line(ROOT, "workloads/cck"),
              "# one point: " + example,
              "# %d ckptsim runs, %.1f s wall clock with %d workers" % (runs or len(rows), wall, jobs)]
     lines += ["# " + n for n in notes]

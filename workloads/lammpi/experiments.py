@@ -24,6 +24,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
+from provenance import git_line  # noqa: E402  (the shared provenance line)
 RESULTS = os.path.join(ROOT, "results", "lammpi")
 VICTIM = "c0-3"  # a worker node ("um dos nos escravos era desligado")
 PERCENTS = list(range(10, 100, 10))
@@ -85,22 +87,6 @@ class Sim:
             return list(pool.map(self.one, points))
 
 
-def git_line():
-    def git(*args):
-        try:
-            return subprocess.run(["git", "-C", ROOT] + list(args), stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, universal_newlines=True).stdout.strip()
-        except OSError:
-            return ""
-    head = git("rev-parse", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=all", "--",
-                "protocols", "sim", "schemas", "cmake", "CMakeLists.txt", "workloads/lammpi")
-    n = len([l for l in dirty.splitlines() if l.strip()])
-    if n:
-        return "%s (the working tree differs from it in %d source or input files: uncommitted work)" % (head, n)
-    return head
-
-
 def fmt(v):
     if isinstance(v, float):
         return "%.1f" % v
@@ -159,7 +145,7 @@ def main():
     lines = ["# LAM/MPI paper figures 6-7: total time with one worker node (%s) failing at 10..90 %% of the "
              "failure-free run, 4 nodes, master-worker 500 x 500 x 200" % VICTIM,
              "# command: python3 workloads/lammpi/experiments.py --jobs %d   (from the repository root)" % sim.jobs,
-             "# git commit: " + git_line(),
+             "# git commit: " + git_line(ROOT, "workloads/lammpi"),
              "# one point: " + example,
              "# %d ckptsim runs, %.1f s wall clock with %d workers" % (3 + len(points), wall, sim.jobs),
              "# failure-free: none on 4 nodes %.1f s, none on 3 nodes %.1f s, coordinated trigger=both on 4 nodes "

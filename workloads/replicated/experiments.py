@@ -25,6 +25,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
+from provenance import git_line  # noqa: E402  (the shared provenance line)
 RESULTS = os.path.join(ROOT, "results", "replicated")
 N = 16  # nodes of the cluster (topology.json)
 SCHEMES = [(1, 1), (2, 1), (1, 2), (2, 2), (3, 2), (2, 3)]  # (DF, SD); N >= DF^SD + SD for all
@@ -97,22 +99,6 @@ class Sim:
             return list(pool.map(self.one, points))
 
 
-def git_line():
-    def git(*args):
-        try:
-            return subprocess.run(["git", "-C", ROOT] + list(args), stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, universal_newlines=True).stdout.strip()
-        except OSError:
-            return ""
-    head = git("rev-parse", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=all", "--",
-                "protocols", "sim", "schemas", "cmake", "CMakeLists.txt", "workloads/replicated")
-    n = len([l for l in dirty.splitlines() if l.strip()])
-    if n:
-        return "%s (the working tree differs from it in %d files: uncommitted work)" % (head, n)
-    return head
-
-
 def fmt(v):
     if isinstance(v, float):
         return "%.4g" % v
@@ -125,7 +111,7 @@ def write(name, title, header, rows, notes, example, wall, jobs, runs, argv):
     lines = ["# " + title,
              "# command: python3 workloads/replicated/experiments.py %s   (from the repository root; this file "
              "was written by: experiments.py %s)" % (name, " ".join(argv)),
-             "# git commit: " + git_line(),
+             "# git commit: " + git_line(ROOT, "workloads/replicated"),
              "# one point: " + example,
              "# %d ckptsim runs, %.1f s wall clock with %d workers" % (runs, wall, jobs)]
     lines += ["# " + n for n in notes]

@@ -22,6 +22,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
+from provenance import git_line  # noqa: E402  (the shared provenance line)
 RESULTS = os.path.join(ROOT, "results", "taskgraph")
 
 
@@ -76,20 +78,6 @@ def example(protocol, options, failures):
     return " ".join(cmd + ["--output", "out.json"])
 
 
-def git_line():
-    def git(*a):
-        try:
-            return subprocess.run(["git", "-C", ROOT] + list(a), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                  universal_newlines=True).stdout.strip()
-        except OSError:
-            return ""
-    head = git("rev-parse", "HEAD") or "unknown"
-    dirty = git("status", "--porcelain", "--untracked-files=all", "--", "protocols", "sim", "schemas", "cmake",
-                "CMakeLists.txt")
-    n = len([l for l in dirty.splitlines() if l.strip()])
-    return head + (" (the working tree differs from it in %d simulator source files)" % n if n else "")
-
-
 def fmt(v):
     if isinstance(v, float):
         if v != v:
@@ -106,7 +94,7 @@ def write(name, title, header, rows, notes, one_point, wall, args, runs):
     lines = ["# " + title,
              "# command: python3 workloads/taskgraph/experiments.py %s --jobs %d   (from the repository root)"
              % (name, args.jobs),
-             "# git commit: " + git_line(),
+             "# git commit: " + git_line(ROOT, "workloads/taskgraph"),
              "# one point: " + one_point,
              "# %d ckptsim runs, %.1f s wall clock with %d workers" % (runs, wall, args.jobs)]
     lines += ["# " + n for n in notes]
