@@ -15,7 +15,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-import provenance  # noqa: E402  (the commit line every results file carries)
+import results_file  # noqa: E402  (the commit line every results file carries)
 RESULTS = os.path.join(ROOT, "results")
 FIGURES = os.path.join(RESULTS, "figures")
 
@@ -79,7 +79,7 @@ def sweep_runs(path):
 
 def git_describe():
     """The commit, and how many simulator source or experiment input files the working tree changes from it."""
-    return provenance.git_line(ROOT, "workloads")
+    return results_file.git_line(ROOT, "workloads")
 
 
 def save(fig, name, sources, note="", bottom=0.03):

@@ -9,8 +9,6 @@ ckptsim command line of its points, and prints the same table. See workloads/cck
 Standard library only; works with /usr/bin/python3 (3.7 or later) and any newer python3."""
 import argparse
 import concurrent.futures
-import csv
-import io
 import json
 import os
 import subprocess
@@ -21,7 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from provenance import git_line  # noqa: E402  (the shared provenance line)
+from results_file import add_simulator_options, git_line, made_by, publish, simulator  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "cck")
 
 
@@ -97,29 +95,12 @@ def fmt(v):
 
 
 def write(figure, title, header, rows, notes, example, wall, jobs, runs=None):
-    os.makedirs(RESULTS, exist_ok=True)
     path = os.path.join(RESULTS, figure + ".csv")
-    lines = ["# " + title,
-             "# command: python3 workloads/cck/experiments.py %s --jobs %d   (from the repository root; this file "
-             "was written by: experiments.py %s)" % (figure, jobs, " ".join(sys.argv[1:])),
-             "# git commit: " + git_line(ROOT, "workloads/cck"),
-             "# one point: " + example,
-             "# %d ckptsim runs, %.1f s wall clock with %d workers" % (runs or len(rows), wall, jobs)]
-    lines += ["# " + n for n in notes]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    for row in rows:
-        w.writerow([fmt(v) for v in row])
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n" + buf.getvalue())
-    # The printed table
-    cells = [header] + [[fmt(v) for v in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    print("\n".join(lines[:1]))
-    for r in cells:
-        print("  ".join(c.rjust(widths[i]) for i, c in enumerate(r)))
-    print("-> %s (%d runs, %.1f s)\n" % (rel(path), runs or len(rows), wall))
+    runs = runs or len(rows)
+    command = ("python3 workloads/cck/experiments.py %s --jobs %d   (from the repository root; this file was written "
+               "by: experiments.py %s)" % (figure, jobs, " ".join(sys.argv[1:])))
+    lines = made_by(title, command, git_line(ROOT, "workloads/cck"), example, runs, wall, jobs)
+    publish(path, lines + ["# " + n for n in notes], header, rows, fmt, runs, wall, ROOT)
 
 
 def example_command(sim, point):
@@ -346,12 +327,9 @@ FIGURES = {"fig5_2": fig5_2, "fig5_3": fig5_3, "fig5_4": fig5_4, "fig5_5": fig5_
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("figure", choices=sorted(FIGURES) + ["all"])
-    ap.add_argument("--jobs", type=int, default=2, help="ckptsim processes at a time (default 2)")
-    ap.add_argument("--ckptsim", default=os.path.join(ROOT, "build", "ckptsim"))
+    add_simulator_options(ap, ROOT)
     args = ap.parse_args()
-    if not os.access(args.ckptsim, os.X_OK):
-        sys.exit("experiments.py: no ckptsim at %s (build it, or give --ckptsim PATH)" % args.ckptsim)
-    sim = Sim(os.path.abspath(args.ckptsim), max(1, args.jobs))
+    sim = Sim(simulator(args), max(1, args.jobs))
     names = sorted(FIGURES) if args.figure == "all" else [args.figure]
     for name in names:
         t0 = time.time()

@@ -13,8 +13,6 @@ spare replaces the failed one); and the paper's own estimate for a re-run on 3 n
 See workloads/lammpi/README.md. Standard library only (Python >= 3.7)."""
 import argparse
 import concurrent.futures
-import csv
-import io
 import json
 import os
 import subprocess
@@ -25,7 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from provenance import git_line  # noqa: E402  (the shared provenance line)
+from results_file import add_simulator_options, aligned, git_line, made_by, simulator, write_csv  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "lammpi")
 VICTIM = "c0-3"  # a worker node ("um dos nos escravos era desligado")
 PERCENTS = list(range(10, 100, 10))
@@ -93,20 +91,11 @@ def fmt(v):
     return str(v)
 
 
-def table(header, rows):
-    cells = [header] + [[fmt(v) for v in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    return "\n".join("  ".join(c.rjust(widths[i]) for i, c in enumerate(r)) for r in cells)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--jobs", type=int, default=2, help="ckptsim processes at a time (default 2)")
-    ap.add_argument("--ckptsim", default=os.path.join(ROOT, "build", "ckptsim"))
+    add_simulator_options(ap, ROOT)
     args = ap.parse_args()
-    if not os.access(args.ckptsim, os.X_OK):
-        sys.exit("experiments.py: no ckptsim at %s (build it, or give --ckptsim PATH)" % args.ckptsim)
-    sim = Sim(os.path.abspath(args.ckptsim), max(1, args.jobs))
+    sim = Sim(simulator(args), max(1, args.jobs))
     t0 = time.time()
 
     # Failure-free runs: without checkpoint on 4 and 3 nodes, with the automatic checkpoint on 4.
@@ -142,13 +131,11 @@ def main():
     example = " ".join([rel(args.ckptsim) if os.path.isabs(args.ckptsim) else args.ckptsim, "run", "--protocol",
                         "coordinated"] + BASE + CKPT + ["--set", "topology/failures/trace=TRACE", "--output",
                                                         "out.json"])
-    lines = ["# LAM/MPI paper figures 6-7: total time with one worker node (%s) failing at 10..90 %% of the "
-             "failure-free run, 4 nodes, master-worker 500 x 500 x 200" % VICTIM,
-             "# command: python3 workloads/lammpi/experiments.py --jobs %d   (from the repository root)" % sim.jobs,
-             "# git commit: " + git_line(ROOT, "workloads/lammpi"),
-             "# one point: " + example,
-             "# %d ckptsim runs, %.1f s wall clock with %d workers" % (3 + len(points), wall, sim.jobs),
-             "# failure-free: none on 4 nodes %.1f s, none on 3 nodes %.1f s, coordinated trigger=both on 4 nodes "
+    lines = made_by("LAM/MPI paper figures 6-7: total time with one worker node (%s) failing at 10..90 %% of the "
+                    "failure-free run, 4 nodes, master-worker 500 x 500 x 200" % VICTIM,
+                    "python3 workloads/lammpi/experiments.py --jobs %d   (from the repository root)" % sim.jobs,
+                    git_line(ROOT, "workloads/lammpi"), example, 3 + len(points), wall, sim.jobs)
+    lines += ["# failure-free: none on 4 nodes %.1f s, none on 3 nodes %.1f s, coordinated trigger=both on 4 nodes "
              "%.1f s: overhead %.2f %% (paper: %.0f s, %.0f s, %.2f %%)" % (t4, t3, tc, overhead, PAPER["ff"],
                                                                           PAPER["ff_ckpt"], PAPER["overhead_pct"]),
              "# ckpt_continue_on_3_s: coordinated, --param trigger=both (every 1000 s and at the collectives), "
@@ -160,17 +147,10 @@ def main():
              "# gains: 1 - ckpt / rerun (paper at 90 %%: %.0f s vs %.0f s on 4 nodes, gain above %.0f %%; about %.0f "
              "%% against 3 nodes)" % (PAPER["ckpt_90"], PAPER["rerun4_90"], PAPER["gain4_90"], PAPER["gain3_90"]),
              "# detection: heartbeat every 1 s, timeout 5 s; restart overhead 5 s"]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    for row in rows:
-        w.writerow([fmt(v) for v in row])
-    os.makedirs(RESULTS, exist_ok=True)
     path = os.path.join(RESULTS, "fig6_7.csv")
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n" + buf.getvalue())
+    write_csv(path, lines, header, rows, fmt)
     print("\n".join(lines[:1] + lines[5:6]))
-    print(table(header, rows))
+    print(aligned(header, rows, fmt))
     r90 = rows[-1]
     print("\nat 90 %%: ours %.0f s with checkpoint vs %.0f s re-run on 4 (gain %.1f %%), %.0f s on 3 (gain %.1f %%); "
           "paper %.0f s vs %.0f s (gain > %.0f %%), about %.0f %% on 3"

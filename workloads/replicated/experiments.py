@@ -12,8 +12,6 @@ and one ckptsim command line, and prints the same table. See workloads/replicate
 Standard library only; works with /usr/bin/python3 (3.7 or later) and any newer python3."""
 import argparse
 import concurrent.futures
-import csv
-import io
 import itertools
 import json
 import os
@@ -26,7 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from provenance import git_line  # noqa: E402  (the shared provenance line)
+from results_file import add_simulator_options, git_line, made_by, publish, simulator  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "replicated")
 N = 16  # nodes of the cluster (topology.json)
 SCHEMES = [(1, 1), (2, 1), (1, 2), (2, 2), (3, 2), (2, 3)]  # (DF, SD); N >= DF^SD + SD for all
@@ -106,28 +104,11 @@ def fmt(v):
 
 
 def write(name, title, header, rows, notes, example, wall, jobs, runs, argv):
-    os.makedirs(RESULTS, exist_ok=True)
     path = os.path.join(RESULTS, name + ".csv")
-    lines = ["# " + title,
-             "# command: python3 workloads/replicated/experiments.py %s   (from the repository root; this file "
-             "was written by: experiments.py %s)" % (name, " ".join(argv)),
-             "# git commit: " + git_line(ROOT, "workloads/replicated"),
-             "# one point: " + example,
-             "# %d ckptsim runs, %.1f s wall clock with %d workers" % (runs, wall, jobs)]
-    lines += ["# " + n for n in notes]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    for row in rows:
-        w.writerow([fmt(v) for v in row])
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n" + buf.getvalue())
-    cells = [header] + [[fmt(v) for v in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    print(lines[0])
-    for r in cells:
-        print("  ".join(c.rjust(widths[i]) for i, c in enumerate(r)))
-    print("-> %s (%d runs, %.1f s)\n" % (rel(path), runs, wall))
+    command = ("python3 workloads/replicated/experiments.py %s   (from the repository root; this file was written by: "
+               "experiments.py %s)" % (name, " ".join(argv)))
+    lines = made_by(title, command, git_line(ROOT, "workloads/replicated"), example, runs, wall, jobs)
+    publish(path, lines + ["# " + n for n in notes], header, rows, fmt, runs, wall, ROOT)
 
 
 def scheme_options(df, sd):
@@ -219,13 +200,10 @@ def run_cost(sim, argv):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("experiment", choices=["recoverable", "cost", "all"])
-    ap.add_argument("--jobs", type=int, default=2, help="ckptsim processes at a time (default 2)")
+    add_simulator_options(ap, ROOT)
     ap.add_argument("--runs", type=int, default=30, help="runs per (DF, SD, f) point of 'recoverable' (default 30)")
-    ap.add_argument("--ckptsim", default=os.path.join(ROOT, "build", "ckptsim"))
     args = ap.parse_args()
-    if not os.access(args.ckptsim, os.X_OK):
-        sys.exit("experiments.py: no ckptsim at %s (build it, or give --ckptsim PATH)" % args.ckptsim)
-    sim = Sim(os.path.abspath(args.ckptsim), max(1, args.jobs))
+    sim = Sim(simulator(args), max(1, args.jobs))
     argv = sys.argv[1:]
     if args.experiment in ("cost", "all"):
         run_cost(sim, argv)

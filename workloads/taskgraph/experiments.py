@@ -11,8 +11,6 @@ comments give the command, the git commit and the ckptsim command line of one po
 the same table. See workloads/taskgraph/README.md. Standard library only (python3 >= 3.7)."""
 import argparse
 import concurrent.futures
-import csv
-import io
 import json
 import os
 import subprocess
@@ -23,7 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from provenance import git_line  # noqa: E402  (the shared provenance line)
+from results_file import add_simulator_options, git_line, made_by, publish, simulator  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "taskgraph")
 
 
@@ -89,28 +87,10 @@ def fmt(v):
 
 
 def write(name, title, header, rows, notes, one_point, wall, args, runs):
-    os.makedirs(RESULTS, exist_ok=True)
     path = os.path.join(RESULTS, name + ".csv")
-    lines = ["# " + title,
-             "# command: python3 workloads/taskgraph/experiments.py %s --jobs %d   (from the repository root)"
-             % (name, args.jobs),
-             "# git commit: " + git_line(ROOT, "workloads/taskgraph"),
-             "# one point: " + one_point,
-             "# %d ckptsim runs, %.1f s wall clock with %d workers" % (runs, wall, args.jobs)]
-    lines += ["# " + n for n in notes]
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    for row in rows:
-        w.writerow([fmt(v) for v in row])
-    with open(path, "w") as f:
-        f.write("\n".join(lines) + "\n" + buf.getvalue())
-    cells = [header] + [[fmt(v) for v in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
-    print(lines[0])
-    for r in cells:
-        print("  ".join(c.rjust(widths[i]) for i, c in enumerate(r)))
-    print("-> %s (%d runs, %.1f s)\n" % (rel(path), runs, wall))
+    command = "python3 workloads/taskgraph/experiments.py %s --jobs %d   (from the repository root)" % (name, args.jobs)
+    lines = made_by(title, command, git_line(ROOT, "workloads/taskgraph"), one_point, runs, wall, args.jobs)
+    publish(path, lines + ["# " + n for n in notes], header, rows, fmt, runs, wall, ROOT)
 
 
 PROTOCOLS = [  # (name, protocol, options)
@@ -199,13 +179,10 @@ EXPERIMENTS = {"failure_date": failure_date, "interval": interval}
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("experiment", choices=sorted(EXPERIMENTS) + ["all"])
-    ap.add_argument("--jobs", type=int, default=2, help="ckptsim processes at a time (default 2)")
-    ap.add_argument("--ckptsim", default=os.path.join(ROOT, "build", "ckptsim"))
+    add_simulator_options(ap, ROOT)
     args = ap.parse_args()
-    args.ckptsim = os.path.abspath(args.ckptsim)
+    args.ckptsim = simulator(args)
     args.jobs = max(1, args.jobs)
-    if not os.access(args.ckptsim, os.X_OK):
-        sys.exit("experiments.py: no ckptsim at %s (build it, or give --ckptsim PATH)" % args.ckptsim)
     for name in (sorted(EXPERIMENTS) if args.experiment == "all" else [args.experiment]):
         EXPERIMENTS[name](args)
 

@@ -1,0 +1,82 @@
+"""What every results table an experiment script writes shares: the '#' lines saying how it was
+made (the command, the git commit, one point's ckptsim line, the number of runs and the wall time),
+the CSV body, and the aligned copy printed on the terminal.
+
+Used by the experiment scripts of workloads/*/ and by plots/ (the commit line). Standard library
+only. The commit alone does not say what ran when the simulator's sources (or the experiment's own
+inputs) differ from it: the line then says so.
+"""
+import csv
+import io
+import os
+import subprocess
+
+# The files that go into the binary.
+SIMULATOR_PATHS = ("protocols", "sim", "schemas", "cmake", "CMakeLists.txt")
+
+
+def _git(root, *args):
+    try:
+        return subprocess.run(["git", "-C", root] + list(args), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                              universal_newlines=True).stdout.strip()
+    except OSError:  # no git: the line says "unknown"
+        return ""
+
+
+def git_line(root, *inputs):
+    """HEAD's commit, with the number of changed files among the simulator's sources and INPUTS
+    (paths relative to ROOT, e.g. the experiment's workload folder)."""
+    head = _git(root, "rev-parse", "HEAD") or "unknown"
+    dirty = _git(root, "status", "--porcelain", "--untracked-files=all", "--", *(SIMULATOR_PATHS + inputs))
+    n = len([l for l in dirty.splitlines() if l.strip()])
+    if n:
+        return "%s (the working tree differs from it in %d simulator source or input files: uncommitted work)" % (
+            head, n)
+    return head
+
+
+def made_by(title, command, commit, example, runs, wall, jobs):
+    """The first '#' lines of a table: what it is and how it was made."""
+    return ["# " + title, "# command: " + command, "# git commit: " + commit, "# one point: " + example,
+            "# %d ckptsim runs, %.1f s wall clock with %d workers" % (runs, wall, jobs)]
+
+
+def write_csv(path, comments, header, rows, fmt):
+    """Writes the '#' COMMENTS lines then HEADER and ROWS (cells through FMT) to PATH."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    for row in rows:
+        w.writerow([fmt(v) for v in row])
+    with open(path, "w") as f:
+        f.write("\n".join(comments) + "\n" + buf.getvalue())
+
+
+def aligned(header, rows, fmt):
+    """The table as right-aligned columns, for the terminal."""
+    cells = [header] + [[fmt(v) for v in row] for row in rows]
+    widths = [max(len(r[i]) for r in cells) for i in range(len(header))]
+    return "\n".join("  ".join(c.rjust(widths[i]) for i, c in enumerate(r)) for r in cells)
+
+
+def publish(path, comments, header, rows, fmt, runs, wall, root):
+    """write_csv, then the table's title line, its aligned copy and where it went, on stdout."""
+    write_csv(path, comments, header, rows, fmt)
+    print(comments[0])
+    print(aligned(header, rows, fmt))
+    print("-> %s (%d runs, %.1f s)\n" % (os.path.relpath(path, root), runs, wall))
+
+
+def add_simulator_options(parser, root):
+    """--jobs and --ckptsim, the options every experiment script takes."""
+    parser.add_argument("--jobs", type=int, default=2, help="ckptsim processes at a time (default 2)")
+    parser.add_argument("--ckptsim", default=os.path.join(root, "build", "ckptsim"),
+                        help="the simulator to run (default build/ckptsim)")
+
+
+def simulator(args):
+    """The absolute path of --ckptsim; exits with a message when it is not an executable."""
+    if not os.access(args.ckptsim, os.X_OK):
+        raise SystemExit("experiments.py: no ckptsim at %s (build it, or give --ckptsim PATH)" % args.ckptsim)
+    return os.path.abspath(args.ckptsim)
