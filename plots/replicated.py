@@ -72,6 +72,7 @@ def cost():
         ax.text(x + 0.2, h + 1.5, "%.3g s" % w, ha="center", fontsize=7)
     ax.set_xticks(list(xs))
     ax.set_xticklabels(labels, fontsize=8)
+    ax.set_ylim(0, 1.35 * max(common.column(rows, "held_max_MB_per_node")))  # room for the legend above the bars
     common.finish(fig, ax, "replicated_cost", [path], "storage scheme (above the bars: duration of a wave)",
                   "checkpoint memory per node (MB), V0 = 10 MB",
                   "Replicated storage: memory per node against the paper's V, 16 nodes, failure-free",
