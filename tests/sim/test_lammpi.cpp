@@ -34,6 +34,16 @@ std::string failure_trace(const std::string& name, const std::string& lines) {
   return path;
 }
 
+// Failures from a trace, detected 1 s after the crash, the failed process relaunched 2 s later
+// on the least loaded survivor (restart: shrink).
+json shrink_after(const std::string& name, const std::string& lines) {
+  return {{"model", "trace"},
+          {"trace", failure_trace(name, lines)},
+          {"detection_delay", 1},
+          {"downtime", 2},
+          {"restart", "shrink"}};
+}
+
 // 4 nodes, 1 row of C each at 10 s per row: a repetition computes 10 s everywhere. Messages and
 // control messages cross a zero-latency, very fast network; checkpoints are 1 kB (12.5 us to the server).
 RunConfig four_nodes(int repetitions, double period) {
@@ -60,11 +70,7 @@ TEST(LamMpi, ShrinkRestartsTheWorkerOnASurvivorThatComputesTwiceAsSlowly) {
   // processes 0 and 3 share c0-0: rep 1's last 8 s take 16 s (until 34), rep 2's 10 s take 20 s
   // (until 54); processes 1 and 2 get rep 2's B and A at 34 and finish at 44.
   RunConfig c = four_nodes(3, 12);
-  c.topology_doc["failures"] = {{"model", "trace"},
-                                {"trace", failure_trace("shrink.txt", "15 c0-3\n")},
-                                {"detection_delay", 1},
-                                {"downtime", 2},
-                                {"restart", "shrink"}};
+  c.topology_doc["failures"] = shrink_after("shrink.txt", "15 c0-3\n");
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
   EXPECT_EQ(r.document["results"]["status"], "completed");
@@ -110,11 +116,7 @@ TEST(LamMpi, SecondFailureOfASharedHostKillsBothProcesses) {
   // After the first failure c0-0 runs processes 0 and 3; its own failure at 25 strikes both:
   // two failures at one date, both restarted (at 25 + 1 + 2 = 28) on the least loaded survivors, c0-1 and c0-2.
   RunConfig c = four_nodes(3, 12);
-  c.topology_doc["failures"] = {{"model", "trace"},
-                                {"trace", failure_trace("shrink2.txt", "15 c0-3\n25 c0-0\n")},
-                                {"detection_delay", 1},
-                                {"downtime", 2},
-                                {"restart", "shrink"}};
+  c.topology_doc["failures"] = shrink_after("shrink2.txt", "15 c0-3\n25 c0-0\n");
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
   EXPECT_EQ(r.document["results"]["status"], "completed");
@@ -285,11 +287,7 @@ TEST(LamMpi, SimultaneousFailuresEndTheRunWhenTheProtocolCannotTakeThem) {
   // unrecoverable, instead of waiting forever for a recovery (hc3i, independent did).
   RunConfig c = four_nodes(3, 12);
   c.options.protocol = "msglog";
-  c.topology_doc["failures"] = {{"model", "trace"},
-                                {"trace", failure_trace("overlap.txt", "15 c0-3\n25 c0-0\n")},
-                                {"detection_delay", 1},
-                                {"downtime", 2},
-                                {"restart", "shrink"}};
+  c.topology_doc["failures"] = shrink_after("overlap.txt", "15 c0-3\n25 c0-0\n");
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
   const std::string status = r.document["results"]["status"];

@@ -5,6 +5,7 @@
  * independently by expected_digest(); a process restored from a copy of its state re-computes the
  * same digest. Input errors name the field. */
 #include "sim/app/master_worker.hpp"
+#include "tests/support/app_inputs.hpp"
 
 #include "sim/config/input_error.hpp"
 
@@ -16,14 +17,7 @@
 namespace ckptsim {
 namespace {
 
-Topology topology_of(int nodes) {
-  Topology t;
-  ClusterSpec c;
-  c.name = "c0";
-  c.nodes = nodes;
-  t.clusters.push_back(c);
-  return t;
-}
+using testing::one_cluster;
 
 Application mw_app(int n, int reps, double row_cost = 0.5) {
   Application app;
@@ -93,7 +87,7 @@ struct Driver {
 };
 
 TEST(MasterWorker, RowsAreBlockPartitioned) {
-  MasterWorkerWorkload w(mw_app(10, 1), FederationLayout(topology_of(4)));
+  MasterWorkerWorkload w(mw_app(10, 1), FederationLayout(one_cluster(4)));
   EXPECT_EQ(w.rows(0), 3);
   EXPECT_EQ(w.rows(1), 3);
   EXPECT_EQ(w.rows(2), 2);
@@ -104,7 +98,7 @@ TEST(MasterWorker, RowsAreBlockPartitioned) {
 
 TEST(MasterWorker, FailureFreeRunSendsTheCollectivesAndComputesTheExpectedDigest) {
   const int p = 4, n = 8, reps = 3;
-  MasterWorkerWorkload w(mw_app(n, reps), FederationLayout(topology_of(p)));
+  MasterWorkerWorkload w(mw_app(n, reps), FederationLayout(one_cluster(p)));
   Driver d(w, p);
   d.run();
   for (const auto& s : d.states) ASSERT_TRUE(s->finished);
@@ -138,8 +132,8 @@ TEST(MasterWorker, FailureFreeRunSendsTheCollectivesAndComputesTheExpectedDigest
 }
 
 TEST(MasterWorker, DigestDependsOnWhatWasComputed) {
-  MasterWorkerWorkload w3(mw_app(8, 3), FederationLayout(topology_of(4)));
-  MasterWorkerWorkload w2(mw_app(8, 2), FederationLayout(topology_of(4)));
+  MasterWorkerWorkload w3(mw_app(8, 3), FederationLayout(one_cluster(4)));
+  MasterWorkerWorkload w2(mw_app(8, 2), FederationLayout(one_cluster(4)));
   EXPECT_NE(w3.expected_digest(), w2.expected_digest());
 }
 
@@ -147,7 +141,7 @@ TEST(MasterWorker, RestoredCopyRecomputesTheSameResult) {
   // A worker's state copied after its first repetition, then restored after the end: it asks for
   // the second repetition's B again (a global rollback re-sends it), and the run ends the same.
   const int p = 3;
-  MasterWorkerWorkload w(mw_app(6, 2), FederationLayout(topology_of(p)));
+  MasterWorkerWorkload w(mw_app(6, 2), FederationLayout(one_cluster(p)));
   Driver d(w, p);
   d.run();
   const std::uint64_t digest = d.digest();
@@ -168,7 +162,7 @@ TEST(MasterWorker, EarlyDeliveriesDoNotChangeWhatAStepComputes) {
   // redoes an earlier repetition: the next repetition's B, A (worker) or C (master) arrive before
   // the step that uses them. They must wait for it, not overwrite the current repetition's data.
   const int p = 3;
-  MasterWorkerWorkload w(mw_app(6, 2), FederationLayout(topology_of(p)));
+  MasterWorkerWorkload w(mw_app(6, 2), FederationLayout(one_cluster(p)));
   Driver d(w, p);
   d.run();
   std::map<std::pair<NodeId, std::string>, std::vector<AppMessage>> by; // (dst or src, label) in order
@@ -222,7 +216,7 @@ TEST(MasterWorker, EarlyDeliveriesDoNotChangeWhatAStepComputes) {
 TEST(MasterWorker, InputErrorsNameTheField) {
   auto error_of = [](const Application& app, int nodes) -> std::string {
     try {
-      MasterWorkerWorkload w(app, FederationLayout(topology_of(nodes)));
+      MasterWorkerWorkload w(app, FederationLayout(one_cluster(nodes)));
     } catch (const InputError& e) {
       return e.what();
     }
@@ -232,7 +226,7 @@ TEST(MasterWorker, InputErrorsNameTheField) {
   EXPECT_NE(error_of(mw_app(3, 1), 1).find("/kind"), std::string::npos);
   EXPECT_EQ(error_of(mw_app(4, 1), 4), "");
 
-  const Topology topo = topology_of(4);
+  const Topology topo = one_cluster(4);
   auto parse_error = [&](const char* text) -> std::string {
     try {
       parse_application(json::parse(text), "app.json", topo);

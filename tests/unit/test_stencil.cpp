@@ -5,6 +5,7 @@
  * one message per communication of the graph; memory must hold exactly the live data; a CCK partial
  * restart (reset_tasks) followed by a re-execution must reach the same values and work. */
 #include "sim/app/stencil.hpp"
+#include "tests/support/app_inputs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,31 +17,12 @@
 namespace ckptsim {
 namespace {
 
+using testing::layout_of;
+using testing::stencil_app;
+
 using cck::DataId;
 using cck::TaskId;
 using cck::TaskKind;
-
-FederationLayout layout_of(int nodes) {
-  Topology t;
-  ClusterSpec c;
-  c.name = "c0";
-  c.nodes = nodes;
-  t.clusters.push_back(c);
-  return FederationLayout(t);
-}
-
-Application stencil_app(int dims, int width, int height, int iterations, bool reorder = false) {
-  Application app;
-  app.source = "app.json";
-  app.kind = "stencil";
-  app.stencil.dims = dims;
-  app.stencil.width = width;
-  app.stencil.height = height;
-  app.stencil.iterations = iterations;
-  app.stencil.task_cost = 0.25;
-  app.stencil.reorder = reorder;
-  return app;
-}
 
 StencilState& st(AppStateValue& v) { return static_cast<StencilState&>(*v); }
 

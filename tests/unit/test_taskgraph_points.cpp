@@ -12,6 +12,7 @@
 #include "protocols/taskgraph/points.hpp"
 #include "protocols/taskgraph/sent_log.hpp"
 #include "sim/app/stencil.hpp"
+#include "tests/support/app_inputs.hpp"
 
 #include <gtest/gtest.h>
 
@@ -20,31 +21,12 @@
 namespace ckptsim {
 namespace {
 
+using testing::layout_of;
+using testing::stencil_app;
+
 using taskgraph::Points;
 using taskgraph::SentLog;
 using taskgraph::Tag;
-
-FederationLayout layout_of(int nodes) {
-  Topology t;
-  ClusterSpec c;
-  c.name = "c0";
-  c.nodes = nodes;
-  t.clusters.push_back(c);
-  return FederationLayout(t);
-}
-
-Application stencil_app(int dims, int width, int height, int iterations, bool reorder) {
-  Application app;
-  app.source = "app.json";
-  app.kind = "stencil";
-  app.stencil.dims = dims;
-  app.stencil.width = width;
-  app.stencil.height = height;
-  app.stencil.iterations = iterations;
-  app.stencil.task_cost = 0.25;
-  app.stencil.reorder = reorder;
-  return app;
-}
 
 /** The lowest iteration of a compute task of @p p not executed yet (iterations + 1: none). */
 std::uint64_t lowest_pending(const StencilWorkload& w, const AppState& s, int p) {

@@ -1,0 +1,37 @@
+/* Inputs the unit tests of the applications build without files: a one-cluster federation and a
+ * stencil application, filled in as the loaders would. */
+#pragma once
+
+#include "sim/config/application.hpp"
+#include "sim/config/topology.hpp"
+#include "sim/platform/layout.hpp"
+
+namespace ckptsim::testing {
+
+/** One cluster "c0" of @p nodes nodes, the other fields at their defaults. */
+inline Topology one_cluster(int nodes) {
+  Topology t;
+  ClusterSpec c;
+  c.name = "c0";
+  c.nodes = nodes;
+  t.clusters.push_back(c);
+  return t;
+}
+
+inline FederationLayout layout_of(int nodes) { return FederationLayout(one_cluster(nodes)); }
+
+/** A Jacobi stencil of 0.25 s tasks. */
+inline Application stencil_app(int dims, int width, int height, int iterations, bool reorder = false) {
+  Application app;
+  app.source = "app.json";
+  app.kind = "stencil";
+  app.stencil.dims = dims;
+  app.stencil.width = width;
+  app.stencil.height = height;
+  app.stencil.iterations = iterations;
+  app.stencil.task_cost = 0.25;
+  app.stencil.reorder = reorder;
+  return app;
+}
+
+} // namespace ckptsim::testing
