@@ -19,7 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, git_line, made_by, publish, simulator  # noqa: E402
+from results_file import add_simulator_options, git_line, input_files, made_by, publish, simulator  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "cck")
 
 
@@ -28,12 +28,8 @@ def rel(path):
 
 
 # The thesis scenario (figures 5.2-5.4) and the 1D restart scenario (figures 5.5-5.6).
-BASE = ["--topology", rel(os.path.join(HERE, "topology.json")),
-        "--application", rel(os.path.join(HERE, "application.json")),
-        "--timers", rel(os.path.join(HERE, "timers.json"))]
-BASE_1D = ["--topology", rel(os.path.join(HERE, "topology-1d.json")),
-           "--application", rel(os.path.join(HERE, "application-1d.json")),
-           "--timers", rel(os.path.join(HERE, "timers-1d.json"))]
+BASE = input_files(ROOT, HERE)
+BASE_1D = input_files(ROOT, HERE, "-1d")
 
 
 class Sim:

@@ -80,3 +80,12 @@ def simulator(args):
     if not os.access(args.ckptsim, os.X_OK):
         raise SystemExit("experiments.py: no ckptsim at %s (build it, or give --ckptsim PATH)" % args.ckptsim)
     return os.path.abspath(args.ckptsim)
+
+
+def input_files(root, folder, suffix=""):
+    """The --topology / --application / --timers options naming FOLDER's topology{SUFFIX}.json,
+    application{SUFFIX}.json and timers{SUFFIX}.json, relative to ROOT (the runs start there)."""
+    out = []
+    for kind in ("topology", "application", "timers"):
+        out += ["--" + kind, os.path.relpath(os.path.join(folder, kind + suffix + ".json"), root)]
+    return out

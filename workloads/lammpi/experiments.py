@@ -23,7 +23,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, aligned, git_line, made_by, simulator, write_csv  # noqa: E402
+from results_file import (add_simulator_options, aligned, git_line, input_files, made_by,  # noqa: E402
+                          simulator, write_csv)
 RESULTS = os.path.join(ROOT, "results", "lammpi")
 VICTIM = "c0-3"  # a worker node ("um dos nos escravos era desligado")
 PERCENTS = list(range(10, 100, 10))
@@ -38,9 +39,7 @@ def rel(path):
     return os.path.relpath(path, ROOT)
 
 
-BASE = ["--topology", rel(os.path.join(HERE, "topology.json")),
-        "--application", rel(os.path.join(HERE, "application.json")),
-        "--timers", rel(os.path.join(HERE, "timers.json"))]
+BASE = input_files(ROOT, HERE)
 CKPT = ["--param", "trigger=both"]
 SPARE = ["--set", 'topology/failures/restart="spare"']
 THREE_NODES = ["--set", "topology/clusters/0/nodes=3"]

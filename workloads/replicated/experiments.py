@@ -24,7 +24,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, git_line, made_by, publish, simulator  # noqa: E402
+from results_file import add_simulator_options, git_line, input_files, made_by, publish, simulator  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "replicated")
 N = 16  # nodes of the cluster (topology.json)
 SCHEMES = [(1, 1), (2, 1), (1, 2), (2, 2), (3, 2), (2, 3)]  # (DF, SD); N >= DF^SD + SD for all
@@ -35,9 +35,7 @@ def rel(path):
     return os.path.relpath(path, ROOT)
 
 
-BASE = ["--topology", rel(os.path.join(HERE, "topology.json")),
-        "--application", rel(os.path.join(HERE, "application.json")),
-        "--timers", rel(os.path.join(HERE, "timers.json"))]
+BASE = input_files(ROOT, HERE)
 
 
 # The paper's formula (1) and the survival test of its RLFFN (the same logic as

@@ -21,7 +21,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, git_line, made_by, publish, simulator  # noqa: E402
+from results_file import add_simulator_options, git_line, input_files, made_by, publish, simulator  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "taskgraph")
 
 
@@ -29,9 +29,7 @@ def rel(path):
     return os.path.relpath(path, ROOT)
 
 
-BASE = ["--topology", rel(os.path.join(HERE, "topology.json")),
-        "--application", rel(os.path.join(HERE, "application.json")),
-        "--timers", rel(os.path.join(HERE, "timers.json"))]
+BASE = input_files(ROOT, HERE)
 TASK_COST = 0.025  # s, application.json
 RUN = 10.0  # s, failure-free: 10 cells x 40 iterations x 25 ms per process
 VICTIM = "c0-2"  # the middle of 5 processes: two neighbours
