@@ -165,6 +165,10 @@ class Agent {
   virtual void on_app_finished(NodeContext& /*ctx*/) {}
   /** @brief No protocol action is under way (the run may end when every endpoint is idle). */
   virtual bool idle() const { return true; }
+  /** @brief What this agent waits for when it is not idle, in a few words naming the nodes
+   *  ("GC round 3 waits for c1-0"): the engine's report when a run cannot progress. "" when
+   *  it has nothing to name. */
+  virtual std::string pending() const { return {}; }
   /** @brief This node is still doing its part of a recovery (see
    *  ProtocolModule::recovery_needs_quiescence). */
   virtual bool recovering() const { return false; }
@@ -187,7 +191,8 @@ struct ProtocolSetup {
 class ProtocolModule {
  public:
   virtual ~ProtocolModule() = default;
-  /** @brief Whether a failure may strike while a recovery runs (OverlapPolicy::Protocol). */
+  /** @brief Whether a failure may strike while a recovery runs (OverlapPolicy::Protocol). A
+   *  protocol that does not tolerate it refuses "overlap": "allow" (an input error). */
   virtual bool tolerates_overlapping_failures() const { return true; }
   /** @brief false: a recovery ends when the victim has restarted and every node has processed the
    *  failure notice (enough when nodes roll back on the notice itself). true: it ends when, in

@@ -107,10 +107,13 @@ void Coordinator::on_failure_detected(NodeContext& ctx, const FailureNotice& not
 }
 
 void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
-  if (id <= epoch_) return; // already handled (the notice and the victim's RESTARTED both tell of it)
-  epoch_ = id;
-  recovering_.insert(id);
+  if (!seen_.insert(id).second) return; // the notice and the victim's RESTARTED both tell of it
+  recovering_.insert(id);               // no wave before its victim is back, whatever the order
   down_.insert(victim);
+  // Failures at one date may be told in any order: the rollback ordered for a newer one covers
+  // an older one heard of later (the line was chosen with its victim's memory already gone).
+  if (id <= epoch_) return;
+  epoch_ = id;
   ctx.cancel_timer(kWaveTimer);
   timer_armed_ = false;
   if (wave_ != 0) { // a failure during a wave aborts it: the previous wave is the recovery line

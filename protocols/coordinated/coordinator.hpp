@@ -51,6 +51,7 @@ class Coordinator : public Agent {
   int acks_ = 0;
   double wave_start_ = 0;
   FailureId epoch_ = 0;
+  std::set<FailureId> seen_;       // failures heard of (notice or RESTARTED)
   std::set<FailureId> recovering_; // failures whose victim is not back yet
   std::set<NodeId> down_;          // victims that have not said RESTARTED yet
 };

@@ -90,8 +90,8 @@ void Participant::on_saved(NodeContext& ctx, std::uint64_t number) {
 }
 
 void Participant::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
+  wait_for(notice.id); // an older failure told after a newer one's rollback still has a victim to wait for
   if (notice.id <= epoch_) return;
-  waiting_for_.insert(notice.id);
   rollback_due_ = true; // the coordinator's ROLLBACK follows
   ctx.pause_app();
 }
@@ -109,7 +109,7 @@ void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch
   if (epoch < epoch_) return;
   epoch_ = epoch;
   rollback_due_ = false;
-  waiting_for_.insert(epoch); // the order may come before the failure notice: wait for the victim
+  wait_for(epoch); // the order may come before the failure notice: wait for the victim
   phase_ = Phase::Idle;
   flushes_.clear();
   for (auto it = stored_.begin(); it != stored_.end();) { // the aborted wave's checkpoint
@@ -124,15 +124,20 @@ void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch
   awaiting_ = 0; // the restored process re-asks if it stands before the point again
   ctx.pause_app();
   if (wave == 0) {
+    loading_.reset();
     ctx.restore(ctx.initial_snapshot(), fmt::format("global rollback to the initial state (failure {})", epoch));
     restored(ctx);
-  } else {
+  } else if (loading_ != wave) { // a second order for the wave a load under way brings back: that load serves
+    loading_ = wave;
     ctx.load_checkpoint(wave); // from memory, or from stable storage for a restarted process
   }
 }
 
 void Participant::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
-  if (number != committed_) return;
+  // Only the load the last order asked for restores, once: a late one would take a process that
+  // runs again back to the wave, after it took part in the next one.
+  if (loading_ != number || number != committed_) return;
+  loading_.reset();
   ctx.restore(s, fmt::format("global rollback to wave {} (failure {})", number, epoch_));
   // Waves are numbered along the execution line: the kept ones are the depth_ up to this one (a
   // restarted process lost its list with its memory; their copies are elsewhere).
@@ -161,7 +166,12 @@ void Participant::on_timer(NodeContext& ctx, int id) {
   restored(ctx); // reports this process' part of the recovery
 }
 
+void Participant::wait_for(FailureId id) {
+  if (!back_.count(id)) waiting_for_.insert(id);
+}
+
 void Participant::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
+  back_.insert(notice.id); // the order for it may still come (over the network, after this signal)
   waiting_for_.erase(notice.id);
   replicate_kept(ctx);
   try_resume(ctx);

@@ -15,6 +15,7 @@
 #include "protocols/protocol.hpp"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -45,6 +46,8 @@ class Participant : public Agent {
   void check_flushed(NodeContext& ctx);
   void rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch);
   void restored(NodeContext& ctx);
+  /** @brief Waits until the victim of failure @p id is back, unless it is already. */
+  void wait_for(FailureId id);
   void try_resume(NodeContext& ctx);
   void keep_last(NodeContext& ctx, std::uint64_t newest); // recovery_line.cpp
   void replicate_kept(NodeContext& ctx);
@@ -62,6 +65,8 @@ class Participant : public Agent {
   bool rollback_due_ = false;                            // told of a failure, waiting for the coordinator's ROLLBACK
   bool restarting_ = false;                              // restarted process loading its checkpoint
   std::set<FailureId> waiting_for_;                      // failures whose victim is not back yet
+  std::set<FailureId> back_;                             // failures whose victim is back
+  std::optional<std::uint64_t> loading_;                 // the wave a load under way brings back
   std::vector<std::pair<AppMessage, PayloadPtr>> early_; // from the next epoch, before our rollback
 };
 

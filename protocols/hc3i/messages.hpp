@@ -44,6 +44,7 @@ struct Piggyback : Payload {
 struct Body : Payload {
   std::map<std::string, std::uint64_t> ints;
   Ddv ddv;                                      // REQ, FORCE (transitive), GC_COLLECT/GC_APPLY (worst SNs)
+  std::vector<std::uint64_t> epochs;            // GC_COLLECT/GC_APPLY: each cluster's epoch at the collection
   std::map<std::int64_t, std::uint64_t> counts; // READY: sent per peer; SAVE: expected per peer
   ClcList clcs;                                 // GC_RESP, ROLLBACK to a restarted node
   std::vector<std::vector<std::pair<std::uint64_t, Sn>>> rollbacks; // ROLLBACK to a restarted node
@@ -55,6 +56,7 @@ struct Body : Payload {
     nlohmann::ordered_json j;
     for (const auto& [k, v] : ints) j[k] = v;
     if (!ddv.empty()) j["ddv"] = ddv;
+    if (!epochs.empty()) j["epochs"] = epochs;
     if (!counts.empty()) {
       nlohmann::ordered_json c = nlohmann::ordered_json::object();
       for (const auto& [k, v] : counts) c[std::to_string(k)] = v;
@@ -68,7 +70,7 @@ struct Body : Payload {
     return j;
   }
   double bytes() const override {
-    double b = kWord * static_cast<double>(ints.size() + ddv.size() + 2 * counts.size());
+    double b = kWord * static_cast<double>(ints.size() + ddv.size() + epochs.size() + 2 * counts.size());
     for (const auto& clc : clcs) b += kWord * static_cast<double>(1 + clc.ddv.size() + clc.base.size());
     for (const auto& r : rollbacks) b += 2 * kWord * static_cast<double>(r.size());
     return b;

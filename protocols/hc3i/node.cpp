@@ -1,6 +1,7 @@
 /* HC3I node: identity, message dispatch, what holds the application back. */
 #include "protocols/hc3i/node.hpp"
 
+#include <fmt/format.h>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -35,10 +36,7 @@ void Node::broadcast(NodeContext& ctx, const char* type, const std::shared_ptr<B
 void Node::on_start(NodeContext& ctx) {
   update_app(ctx); // the application starts after the cluster's initial CLC (SN 1)
   maybe_start_clc(ctx);
-  if (self_ == leader_of(0)) {
-    const double p = ctx.timer_period("gc_period");
-    if (std::isfinite(p)) ctx.set_timer(kGcTimer, ctx.now() + p);
-  }
+  arm_gc_timer(ctx);
 }
 
 void Node::update_app(NodeContext& ctx) {
@@ -75,6 +73,23 @@ void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) 
 
 bool Node::recovering() const {
   return waiting_order_ || loading_ || restarting_ || failure_ != 0 || alerts_due_ || !alerts_.empty();
+}
+
+std::string Node::pending() const {
+  std::vector<std::string> what;
+  const std::string me = layout_.host_name(self_);
+  if (round_.active)
+    what.push_back(fmt::format("{}: CLC {} has {} of {} READY and {} ACK", me, round_.number, round_.readies,
+                               members_.size(), round_.acks));
+  if (part_.active) what.push_back(fmt::format("{}: in CLC {} (saved: {})", me, part_.number, part_.saved));
+  if (std::string gc = pending_gc(); !gc.empty()) what.push_back(gc);
+  if (waiting_order_) what.push_back(fmt::format("{}: waits for its cluster's rollback order", me));
+  if (loading_) what.push_back(fmt::format("{}: loads a CLC", me));
+  if (restarting_) what.push_back(fmt::format("{}: restarting", me));
+  if (alerts_due_) what.push_back(fmt::format("{}: will alert once {} is back", me, layout_.host_name(victim_)));
+  if (!alerts_.empty()) what.push_back(fmt::format("{}: {} alert(s) to handle", me, alerts_.size()));
+  if (!inbox_.empty()) what.push_back(fmt::format("{}: {} inter-cluster message(s) held", me, inbox_.size()));
+  return fmt::format("{}", fmt::join(what, "; "));
 }
 
 bool Node::idle() const {

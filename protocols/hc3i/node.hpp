@@ -38,8 +38,9 @@ struct LogEntry {
   Sn sn = 0;               // the SN it carried (the sender cluster's interval it depends on)
   std::uint64_t epoch = 0; // the sender cluster's epoch at the send
   int dst_cluster = -1;
-  std::optional<Sn> ack; // the receiver cluster's SN of its delivery, once acknowledged
-  Ddv ddv;               // transitive variant: the DDV it carried
+  std::optional<Sn> ack;       // the receiver cluster's SN of its delivery, once acknowledged
+  Ddv ddv;                     // transitive variant: the DDV it carried
+  std::uint64_t ack_epoch = 0; // the receiver cluster's epoch at the acknowledgement
 };
 
 /** @brief What a CLC saves besides the application state, and a rollback restores. */
@@ -68,6 +69,7 @@ class Node : public Agent {
   void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
   bool idle() const override;
   bool recovering() const override;
+  std::string pending() const override;
 
  private:
   // ---- node_clc.cpp: cluster-level checkpoints (two-phase commit with a drain round) ----
@@ -80,7 +82,9 @@ class Node : public Agent {
   void on_ack(NodeContext& ctx, const Body& b);
   void on_commit(NodeContext& ctx, const Body& b);
   void on_force(NodeContext& ctx, const Body& b);
-  void abort_clc(NodeContext& ctx);
+  /** @brief Ends the CLC under way; with @p keep_saved a participant that saved its checkpoint
+   *  keeps it in doubt (a failure notice: the leader may have committed it). */
+  void abort_clc(NodeContext& ctx, bool keep_saved = false);
   void arm_clc_timer(NodeContext& ctx);
   void record_storage(NodeContext& ctx);
 
@@ -112,6 +116,10 @@ class Node : public Agent {
 
   // ---- node_gc.cpp: centralized garbage collection ----
   void start_gc(NodeContext& ctx);
+  void arm_gc_timer(NodeContext& ctx);
+  /** @brief Ends the round under way without collecting (a failure overlaps it). */
+  void abandon_gc(NodeContext& ctx);
+  std::string pending_gc() const;
   void on_gc_req(NodeContext& ctx, NodeId from, const Body& b);
   void on_gc_resp(NodeContext& ctx, NodeId from, const Body& b);
   void on_gc_collect(NodeContext& ctx, const Body& b);
@@ -190,13 +198,15 @@ class Node : public Agent {
   std::optional<std::pair<int, Sn>> replay_after_load_; // an alert's re-sends, once restored
   std::deque<std::shared_ptr<Body>> alerts_;            // leader: alerts waiting for the CLC under way
   std::optional<std::pair<NodeId, FailureId>> restarted_pending_; // RESTARTED before our notice
+  std::optional<StoredClc> in_doubt_; // saved, acknowledged, aborted by a failure notice: committed?
+  std::shared_ptr<Body> held_req_;    // a CLC request that came while loading the restored CLC
 
   // Garbage collection (leader of cluster 0).
   std::uint64_t gc_round_ = 0;
   bool gc_active_ = false;
   FailureId gc_base_ = 0;
   std::map<int, ClcList> gc_lists_;
-  bool gc_abort_ = false;
+  std::vector<std::uint64_t> gc_epochs_; // each cluster's epoch when its list was gathered
 };
 
 } // namespace ckptsim::hc3i

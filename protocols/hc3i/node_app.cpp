@@ -90,7 +90,7 @@ void Node::process_inbox(NodeContext& ctx) {
       inbox_.pop_front();
       ctx.stats().add("hc3i.duplicates_dropped");
       auto a = std::make_shared<Body>();
-      a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}};
+      a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}};
       ctx.send_control(msg.src, control("LOG_ACK", a));
       continue;
     }
@@ -118,7 +118,7 @@ void Node::process_inbox(NodeContext& ctx) {
     cur_.last_inter[msg.src] = msg.seq;
     ctx.deliver(msg, pb);
     auto a = std::make_shared<Body>();
-    a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}};
+    a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}};
     ctx.send_control(msg.src, control("LOG_ACK", a));
   }
 }
@@ -127,6 +127,7 @@ void Node::on_log_ack(NodeContext& ctx, const Body& b) {
   for (auto& e : log_)
     if (e.msg.seq == b.get("seq")) {
       e.ack = b.get("sn");
+      e.ack_epoch = b.get("epoch");
       ctx.trace_event(2, "log_ack", {{"seq", e.msg.seq}, {"dst", e.msg.dst}, {"ack_sn", *e.ack}});
       return;
     }

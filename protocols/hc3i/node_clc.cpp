@@ -50,6 +50,12 @@ void Node::start_clc(NodeContext& ctx) {
 }
 
 void Node::on_req(NodeContext& ctx, const Body& b) {
+  if (loading_ && b.get("epoch") == epoch_) {
+    // The leader restored its CLC from its own memory and asks for the next one while this node
+    // still loads it over the network: its SN is not the restored one yet. Answered once loaded.
+    held_req_ = std::make_shared<Body>(b);
+    return;
+  }
   if (b.get("epoch") != epoch_ || b.get("number") != cur_.sn + 1) return; // from an undone execution
   part_ = Participation{};
   part_.active = true;
@@ -174,8 +180,17 @@ void Node::on_force(NodeContext& ctx, const Body& b) {
   maybe_start_clc(ctx);
 }
 
-void Node::abort_clc(NodeContext& ctx) {
-  if (part_.active && part_.drained) ctx.discard_checkpoint(part_.number);
+void Node::abort_clc(NodeContext& ctx, bool keep_saved) {
+  if (keep_saved && part_.active && part_.saved) {
+    // Saved and acknowledged: the leader may have had every acknowledgement and committed before
+    // it heard of the failure (the two-phase commit's in-doubt participant). The recovery
+    // leader's order says which (Node::rollback_to).
+    Ddv base = cur_.ddv;
+    base[static_cast<std::size_t>(cluster_)] = part_.number;
+    in_doubt_ = StoredClc{part_.number, part_.ddv, part_.forced, std::move(base)};
+  } else if (part_.active && part_.drained) {
+    ctx.discard_checkpoint(part_.number);
+  }
   if (part_.active || round_.active) ctx.stats().add_cluster("hc3i.clc_aborted", cluster_, is_leader() ? 1 : 0);
   part_ = Participation{};
   round_ = Round{};

@@ -4,16 +4,19 @@
  * GC_COLLECT with the worst SNs to every other leader (N-1), each leader broadcasting GC_APPLY in
  * its cluster. Each node then removes its CLCs numbered below its cluster's worst SN and the
  * logged messages acknowledged with an SN below the receiver cluster's worst SN. A round that
- * overlaps a failure is abandoned: its lists may predate the rollbacks. */
+ * overlaps a failure is abandoned as soon as the collector hears of it: its lists may predate the
+ * rollbacks, and a leader that died before answering never will (its GC_REQ was lost with it). */
 #include "protocols/hc3i/node.hpp"
 
 #include <cmath>
+#include <fmt/format.h>
+#include <string>
+#include <vector>
 
 namespace ckptsim::hc3i {
 
 void Node::start_gc(NodeContext& ctx) {
-  const double p = ctx.timer_period("gc_period");
-  if (std::isfinite(p)) ctx.set_timer(kGcTimer, ctx.now() + p);
+  arm_gc_timer(ctx);
   if (gc_active_ || !open_failures_.empty() || failure_ != 0 || loading_ || waiting_order_ || restarting_ ||
       !alerts_.empty()) {
     ctx.stats().add("hc3i.gc_skipped");
@@ -22,10 +25,11 @@ void Node::start_gc(NodeContext& ctx) {
   }
   gc_round_++;
   gc_active_ = true;
-  gc_abort_ = false;
   gc_base_ = latest_failure_;
   gc_lists_.clear();
   gc_lists_[cluster_] = clcs_;
+  gc_epochs_.assign(static_cast<std::size_t>(clusters_), 0);
+  gc_epochs_[static_cast<std::size_t>(cluster_)] = epoch_;
   ctx.trace_event(2, "gc_begin", {{"round", gc_round_}});
   for (int c = 0; c < clusters_; c++) {
     if (c == cluster_) continue;
@@ -36,9 +40,30 @@ void Node::start_gc(NodeContext& ctx) {
   if (clusters_ == 1) on_gc_resp(ctx, self_, Body{});
 }
 
+void Node::abandon_gc(NodeContext& ctx) {
+  if (!gc_active_) return;
+  gc_active_ = false;
+  ctx.stats().add("hc3i.gc_aborted");
+  ctx.trace_event(1, "gc_aborted", {{"round", gc_round_}});
+}
+
+void Node::arm_gc_timer(NodeContext& ctx) {
+  if (self_ != leader_of(0)) return;
+  const double p = ctx.timer_period("gc_period");
+  if (std::isfinite(p)) ctx.set_timer(kGcTimer, ctx.now() + p);
+}
+
+std::string Node::pending_gc() const {
+  if (!gc_active_) return {};
+  std::vector<std::string> missing;
+  for (int c = 0; c < clusters_; c++)
+    if (!gc_lists_.count(c)) missing.push_back(layout_.host_name(leader_of(c)));
+  return fmt::format("GC round {} waits for {}", gc_round_, fmt::join(missing, ", "));
+}
+
 void Node::on_gc_req(NodeContext& ctx, NodeId from, const Body& b) {
   auto r = std::make_shared<Body>();
-  r->ints = {{"round", b.get("round")}, {"failure", latest_failure_}};
+  r->ints = {{"round", b.get("round")}, {"failure", latest_failure_}, {"epoch", epoch_}};
   r->clcs = clcs_;
   ctx.send_control(from, control("GC_RESP", r));
 }
@@ -47,16 +72,19 @@ void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
   if (!gc_active_) return;
   if (from != self_) {
     if (b.get("round") != gc_round_) return;
-    if (b.get("failure") > gc_base_) gc_abort_ = true;
+    if (b.get("failure") > gc_base_) { // its leader heard of a failure since the round began
+      abandon_gc(ctx);
+      return;
+    }
     gc_lists_[layout_.cluster_of(from)] = b.clcs;
+    gc_epochs_[static_cast<std::size_t>(layout_.cluster_of(from))] = b.get("epoch");
   }
   if (static_cast<int>(gc_lists_.size()) < clusters_) return;
-  gc_active_ = false;
-  if (gc_abort_ || latest_failure_ > gc_base_) {
-    ctx.stats().add("hc3i.gc_aborted");
-    ctx.trace_event(1, "gc_aborted", {{"round", gc_round_}});
+  if (latest_failure_ > gc_base_) {
+    abandon_gc(ctx);
     return;
   }
+  gc_active_ = false;
   std::vector<ClcList> lists;
   for (auto& [c, l] : gc_lists_) lists.push_back(l);
   const auto worst = worst_sns(lists);
@@ -75,6 +103,7 @@ void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
     auto b2 = std::make_shared<Body>();
     b2->ints = {{"round", gc_round_}, {"failure", gc_base_}};
     b2->ddv = worst;
+    b2->epochs = gc_epochs_;
     if (c == cluster_)
       on_gc_collect(ctx, *b2);
     else
@@ -96,8 +125,12 @@ void Node::apply_gc(NodeContext& ctx, const Body& b) {
   for (const auto& clc : clcs_)
     if (clc.sn < worst) ctx.discard_checkpoint(clc.sn);
   std::erase_if(clcs_, [worst](const StoredClc& c) { return c.sn < worst; });
-  std::erase_if(log_,
-                [&](const LogEntry& e) { return e.ack && *e.ack < b.ddv[static_cast<std::size_t>(e.dst_cluster)]; });
+  // An acknowledgement from an epoch of the receiver cluster older than the one the collection saw
+  // tells of a delivery its rollback undid: that message is still to be re-sent on an alert.
+  std::erase_if(log_, [&](const LogEntry& e) {
+    const auto c = static_cast<std::size_t>(e.dst_cluster);
+    return e.ack && *e.ack < b.ddv[c] && e.ack_epoch == b.epochs[c];
+  });
   count_log(ctx);
   record_storage(ctx);
 }

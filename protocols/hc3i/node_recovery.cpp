@@ -25,11 +25,11 @@ void Node::learn_rollback(int cluster, std::uint64_t epoch, Sn s) {
 void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
   latest_failure_ = std::max(latest_failure_, notice.id);
   open_failures_.insert(notice.id);
-  if (gc_active_) gc_abort_ = true;
+  abandon_gc(ctx);                                           // a leader that died before answering never will
   if (layout_.cluster_of(notice.victim) != cluster_) return; // the failed cluster's alert will tell
   failure_ = notice.id;
   if (ordered_failure_ >= notice.id) return; // the recovery leader's order came first: applied
-  abort_clc(ctx);
+  abort_clc(ctx, true);
   waiting_order_ = true;
   inbox_.clear(); // their senders re-send them on our alert (not acknowledged)
   force_asked_.clear();
@@ -71,6 +71,7 @@ void Node::on_restart(NodeContext& ctx, const FailureNotice& own) {
   latest_failure_ = own.latest;
   open_failures_ = std::set<FailureId>(own.down.begin(), own.down.end());
   open_failures_.insert(own.id);
+  arm_gc_timer(ctx); // the collector's timer died with it
   update_app(ctx);
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", own.id}};
@@ -109,6 +110,13 @@ void Node::on_rollback_order(NodeContext& ctx, const Body& b) {
 
 void Node::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, const std::string& reason) {
   abort_clc(ctx);
+  if (in_doubt_) { // the order names the CLC the leader committed: ours if it is the one in doubt
+    if (in_doubt_->sn == target)
+      clcs_.push_back(*in_doubt_);
+    else
+      ctx.discard_checkpoint(in_doubt_->sn);
+    in_doubt_.reset();
+  }
   epoch_ = new_epoch;
   for (const auto& clc : clcs_) // the CLCs after the target can never be restored
     if (clc.sn > target) ctx.discard_checkpoint(clc.sn);
@@ -163,6 +171,10 @@ void Node::restored(NodeContext& ctx) {
     replay(ctx, to, s);
   }
   process_early_intra(ctx);
+  if (held_req_) {
+    const auto req = std::move(held_req_);
+    on_req(ctx, *req);
+  }
   process_inbox(ctx);
   update_app(ctx);
   process_alerts(ctx);

@@ -63,10 +63,6 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
       throw InputError("command line", "--param unit",
                        fmt::format("expected \"process\" or \"cluster\", got \"{}\"", it->second));
   }
-  if (setup.topology->failures.overlap == OverlapPolicy::Allow)
-    throw InputError(setup.topology_file, "/failures/overlap",
-                     "independent computes each recovery line from one picture of every node: \"allow\" is not "
-                     "supported (use \"defer\" or \"protocol\", which defers)");
   return std::make_unique<Module>(*setup.layout, kind);
 }
 

@@ -19,6 +19,8 @@ class Module : public ProtocolModule {
   Module(const FederationLayout& layout, Options options)
       : layout_(layout)
       , options_(options) {}
+  // One failure at a time: a second failure during a replay would need the replay's own
+  // determinants and re-sends to be recovered too.
   bool tolerates_overlapping_failures() const override { return false; }
   // The failed process reports once its re-execution has caught up with its peers, and each
   // peer once it has re-sent its log.
@@ -110,12 +112,6 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
           fmt::format("\"{}\": the checkpoints kept per process must be an integer from 2 to 100", k->second));
     options.keep = static_cast<std::size_t>(v);
   }
-  // One failure at a time: a second failure during a replay would need the replay's own
-  // determinants and re-sends to be recovered too.
-  if (setup.topology->failures.overlap == OverlapPolicy::Allow)
-    throw InputError(setup.topology_file, "/failures/overlap",
-                     "msglog tolerates one failure at a time: \"allow\" is not supported (use \"defer\" or "
-                     "\"protocol\", which defers)");
   return std::make_unique<Module>(*setup.layout, options);
 }
 

@@ -134,6 +134,18 @@ void Process::on_catchup(NodeContext& ctx, NodeId from, const Body& b) {
   if (failure_ == 0 || b.get("failure") != failure_) return;
   if (optimistic() && b.get("round") != epoch_) return; // asked before a later rollback of this process
   std::uint64_t next = b.get("next");
+  // What this process sent to the peer before its checkpoint and the peer never received (in
+  // transfer when it died, lost with it): the re-execution starts after those sends, so they go
+  // again from the restored log (a duplicate is dropped by its index).
+  if (victim_) {
+    std::uint64_t lost = 0;
+    for (const auto& e : st_.log[from])
+      if (e.idx >= next && e.idx < st_.out_idx[from]) {
+        ctx.resend_app(e.msg, piggyback(e.idx, e.rsn, from));
+        lost++;
+      }
+    ctx.stats().add("msglog.resent_lost_in_transfer", static_cast<double>(lost));
+  }
   if (auto cap = caps_.find(from); cap != caps_.end()) next = std::min(next, cap->second);
   catchup_[from] = next;
   peers_resent_ += b.get("resent");

@@ -17,6 +17,8 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <limits>
+#include <optional>
 #include <unistd.h>
 
 namespace po = boost::program_options;
@@ -78,6 +80,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   RunOptions opt;
   std::vector<std::string> params;
   std::string end;
+  std::string stall;
   std::string self_test;
   po::options_description d("ckptsim run options");
   add_scenario_options(d, files);
@@ -86,6 +89,9 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "param", po::value(&params)->composing(), "protocol parameter KEY=VALUE (repeatable)")(
       "seed", po::value(&opt.seed)->default_value(1), "random seed (failures, application draws)")(
       "end", po::value(&end), "stop the simulation at this date (e.g. 24h)")(
+      "stall-limit", po::value(&stall),
+      "end a run that cannot progress (every process finished, or no application progress) after this long, "
+      "exit 3 (default: 1h, or 10 restart overheads; inf: never)")(
       "output,o", po::value(&opt.output), "write the statistics here (.json, or .csv for a one-row table)")(
       "trace", po::value(&opt.trace_file), "write a JSON-lines trace here (docs/TRACE.md)")(
       "trace-level", po::value(&opt.trace_level)->default_value(1),
@@ -118,6 +124,13 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
     if (!v) throw InputError("command line", "--end", why);
     opt.end_date = *v;
   }
+  if (!stall.empty()) {
+    std::string why;
+    auto v = stall == "inf" ? std::optional<double>(std::numeric_limits<double>::infinity())
+                            : units::parse(stall, units::Kind::Duration, &why);
+    if (!v || !(*v > 0)) throw InputError("command line", "--stall-limit", v ? "must be greater than zero" : why);
+    opt.stall_limit = *v;
+  }
   opt.progress = vm.count("progress") ? vm["progress"].as<bool>() : isatty(STDERR_FILENO) != 0;
   opt.simgrid_args = sg_args;
   config.options = opt;
@@ -134,6 +147,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
                  result.violations);
     return 3;
   }
+  if (!result.stuck.empty()) return 3; // said on stderr when it happened; the results say it too
   return 0;
 }
 

@@ -1,9 +1,11 @@
 #include "sim/engine/run.hpp"
 
 #include "sim/engine/summary.hpp"
+#include "sim/engine/watchdog.hpp"
 #include "sim/failures/detection.hpp"
 #include "sim/node/node_runtime.hpp"
 
+#include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
 #include <simgrid/version.h>
 #include <xbt/log.h>
@@ -77,6 +79,12 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                       config_.topology_file, workload_.get(), config_.application_file};
   protocol_ = info.factory(setup);
   services_ = protocol_->services();
+  // A protocol that assumes one failure at a time cannot run with overlapping failures forced on.
+  if (topology_.failures.overlap == OverlapPolicy::Allow && !protocol_->tolerates_overlapping_failures())
+    throw InputError(config_.topology_file, "/failures/overlap",
+                     fmt::format("{} tolerates one failure at a time: \"allow\" is not supported (use \"defer\" or "
+                                 "\"protocol\", which defers)",
+                                 info.name));
 
   for (NodeId n = 0; n < num_nodes(); n++)
     if (storage_model(n) == "servers" && platform_.servers.empty())
@@ -94,6 +102,13 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   quiet_.assign(endpoints, false);
   recovering_.assign(endpoints, false);
   finished_.assign(num_nodes(), false);
+  computing_.assign(num_nodes(), false);
+  stall_limit_ =
+      config_.options.stall_limit >= 0
+          ? config_.options.stall_limit
+          : default_stall_limit(topology_.failures.downtime,
+                                std::max(topology_.failures.detection_delay, topology_.failures.heartbeat.timeout),
+                                topology_.failures.restart_overhead);
   digests_.assign(num_nodes(), 0);
   death_work_.assign(num_nodes(), 0.0);
   init_placement();
@@ -117,6 +132,10 @@ sg4::Mailbox* Run::mailbox(NodeId endpoint, Incarnation inc) const {
 }
 
 std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) {
+  if (!alive(env->src, env->src_inc)) { // sent by a dead incarnation: it crashed before it could send
+    stats_.add("net.lost_from_down");
+    return {0, nullptr};
+  }
   if (!up_[env->dst]) { // sent to a crashed node: lost, as in a real crash
     stats_.add("net.lost_to_down");
     return {0, nullptr};
@@ -128,12 +147,17 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, 
   Envelope* raw = env.get();
   // On the wire before any SimGrid call: Mailbox::by_name and put_async yield to other actors,
   // which must not find an empty wire and end the run while this message is being sent.
-  auto& entry = wire_[id];
   if (env->kind == Envelope::Kind::Control) control_on_wire_++;
-  entry.env = std::move(env);
+  wire_[id].env = std::move(env);
   sg4::Mailbox* mb = mailbox(dst, incarnation_[dst]);
-  entry.comm = proxies_.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
-  return {id, entry.comm};
+  auto comm = proxies_.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
+  // Looked up again: a failure may have struck the sender or the receiver while put_async
+  // yielded, and its purge moved the entry off the wire (the envelope stays alive there).
+  if (auto it = wire_.find(id); it != wire_.end())
+    it->second.comm = comm;
+  else if (auto p = purged_.find(id); p != purged_.end())
+    p->second.comm = comm;
+  return {id, comm};
 }
 
 std::unique_ptr<Envelope> Run::take(Envelope* env) {
@@ -147,6 +171,7 @@ std::unique_ptr<Envelope> Run::take(Envelope* env) {
   }
   auto owned = std::move(it->second.env);
   wire_.erase(it);
+  if (owned->kind == Envelope::Kind::App) note_activity();
   if (owned->kind == Envelope::Kind::Control) control_on_wire_--;
   return owned;
 }
@@ -169,7 +194,7 @@ void Run::purge_wire(NodeId dead) {
       // have waited for a finished send yet (it waits for its oldest ones only), so its s4u state
       // is not enough: the kernel dates the end of every transfer that completes.
       const auto& comm = it->second.comm;
-      gone = !(comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0));
+      gone = gone || !(comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0));
     }
     if (!gone) {
       ++it;
@@ -208,7 +233,22 @@ void Run::set_app_finished(NodeId node, bool finished) {
   if (finished_[node] == finished) return;
   finished_[node] = finished;
   finished_count_ += finished ? 1 : -1;
-  if (finished_count_ == num_nodes()) all_finished_date_ = sg4::Engine::get_clock();
+  const double now = sg4::Engine::get_clock();
+  if (finished_count_ == num_nodes()) {
+    all_finished_date_ = now;
+    all_finished_since_ = now;
+    if (first_all_finished_ < 0) first_all_finished_ = now;
+  } else if (all_finished_since_ >= 0) {
+    held_open_ += now - all_finished_since_;
+    all_finished_since_ = -1;
+  }
+}
+
+void Run::set_computing(NodeId node, bool computing) {
+  if (computing_[node] == computing) return;
+  computing_[node] = computing;
+  computing_count_ += computing ? 1 : -1;
+  note_activity();
 }
 
 void Run::set_quiet(NodeId endpoint, bool quiet) {
@@ -330,6 +370,7 @@ void Run::strike(NodeId victim, bool work_recorded) {
   up_[victim] = false;
   nodes_down_++;
   set_app_finished(victim, false);
+  set_computing(victim, false);
   set_quiet(victim, false);
   set_recovering(victim, false); // its agent is gone; the restarted one speaks for it
   recoveries_[id] = Recovery{.victim = victim, .date = now};
@@ -341,6 +382,9 @@ void Run::strike(NodeId victim, bool work_recorded) {
   store_.holder_failed(victim);          // its memory is gone: its own copies and those it held for others
   for (auto& [rid, rec] : recoveries_) { // it will never process the notices sent to it
     rec.notices.erase(victim);
+    // It failed again before everybody could be told it was back: that older failure is settled
+    // by the restart of its next incarnation (Run::restart_complete), which is when it is back.
+    if (rid != id && rec.victim == victim && !rec.back_sent) rec.restarted = false;
     if (rid != id) rec.to_report.erase(victim); // its restart reports for it
   }
   if (protocol_->nodes_report_recovery()) recoveries_[id].to_report.insert(victim);
@@ -383,12 +427,23 @@ void Run::detect(FailureId id) {
 }
 
 void Run::send_signal(NodeId endpoint, Signal signal) {
+  // Under shrink a host that runs two processes goes off with the first one's strike; the second
+  // one's strike follows at the same date (no actor can start on a host that is off).
+  if (!host_of(endpoint)->is_on()) return;
   auto* env = new Envelope(); // owned by the receiver once delivered (Run::take)
   env->kind = Envelope::Kind::Signal;
   env->signal = signal;
   sg4::Mailbox* mb = mailbox(endpoint, incarnation_[endpoint]);
   // A helper on the node's own host: the signal crosses only the zero-latency loopback.
-  sg4::Actor::create("signal", host_of(endpoint), [mb, env] { mb->put(env, 0); });
+  sg4::Actor::create("signal", host_of(endpoint), [mb, env] {
+    std::unique_ptr<Envelope> owned(env); // freed here unless the node takes it
+    try {
+      mb->put(env, 0);
+      owned.release();
+    } catch (const simgrid::NetworkFailureException&) {
+      // The node was struck while the signal crossed its loopback: it would not have acted on it.
+    }
+  });
 }
 
 std::vector<FailureId> Run::failures_not_back(FailureId except) const {
@@ -451,8 +506,7 @@ void Run::maybe_finish_recovery(FailureId id) {
     for (NodeId e = 0; e < num_endpoints(); e++)
       if (up_[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
   }
-  if (!rec.done && rec.restarted && rec.detected && rec.notices.empty() && rec.to_report.empty() &&
-      (!protocol_->recovery_needs_quiescence() || (rec.back_sent && quiescent())))
+  if (!rec.done && rec.back_sent && rec.to_report.empty() && (!protocol_->recovery_needs_quiescence() || quiescent()))
     recovery_done(id);
 }
 
@@ -525,6 +579,7 @@ void Run::create_actors() {
       trace_.emit(0, end_, "run_end", {{"reason", "end date"}});
       sg4::Actor::kill_all();
     })->daemonize();
+  start_watchdog();
 }
 
 RunResult Run::simulate() {
@@ -548,7 +603,8 @@ RunResult Run::simulate() {
         sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), open_recoveries_));
   }
   // A run cut by an unrecoverable failure stops in the middle of a recovery: no final state to check.
-  if (!stopped_by_end_date_ && unrecoverable_.empty()) check_consistency(true, "at the end of the run");
+  if (!stopped_by_end_date_ && unrecoverable_.empty() && stuck_.empty())
+    check_consistency(true, "at the end of the run");
   trace_.close();
   return collect(wall_now() - wall_start_);
 }
@@ -559,10 +615,11 @@ RunResult Run::collect(double wall_seconds) {
   for (NodeId n = 0; n < num_nodes(); n++)
     failure_free = std::max(failure_free, workload_->failure_free_work(n) /
                                               (platform_.layout.cluster(platform_.layout.cluster_of(n)).speed / 1e9));
-  const bool cut = stopped_by_end_date_ || !unrecoverable_.empty();
+  const bool cut = stopped_by_end_date_ || !unrecoverable_.empty() || !stuck_.empty();
   const double makespan = cut ? end_ : all_finished_date_;
   nlohmann::ordered_json res;
   res["status"] = !unrecoverable_.empty() ? "unrecoverable failure: " + unrecoverable_
+                  : !stuck_.empty()       ? "stuck: " + stuck_
                   : stopped_by_end_date_  ? "stopped at the end date"
                                           : "completed";
   res["makespan"] = cut ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(makespan);
@@ -604,6 +661,7 @@ RunResult Run::collect(double wall_seconds) {
                 {"seed", o.seed},
                 {"network_model", o.network_model},
                 {"end_date", std::isfinite(o.end_date) ? nlohmann::ordered_json(o.end_date) : nullptr},
+                {"stall_limit", std::isfinite(stall_limit_) ? nlohmann::ordered_json(stall_limit_) : nullptr},
                 {"overrides", o.overrides},
                 {"simgrid_args", o.simgrid_args},
                 {"files",
@@ -624,6 +682,7 @@ RunResult Run::collect(double wall_seconds) {
   doc["stats"] = stats_.to_json();
   r.document = doc;
   r.violations = violations_;
+  r.stuck = stuck_;
   r.summary = format_summary(r.document, platform_.layout);
   std::string extra;
   protocol_->summarize(stats_, extra);

@@ -28,6 +28,7 @@ struct RunResult {
   nlohmann::ordered_json document; // the full results document (run parameters + statistics)
   std::string summary;             // the human-readable summary
   std::size_t violations = 0;
+  std::string stuck; // non-empty: the watchdog ended a run that could not progress (what was pending)
 };
 
 class Run {
@@ -60,6 +61,10 @@ class Run {
   sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const;
   Incarnation incarnation(NodeId endpoint) const { return incarnation_[endpoint]; }
   bool is_up(NodeId endpoint) const { return up_[endpoint]; }
+  /** @brief Incarnation @p inc of @p endpoint still runs. A failure may strike a node while its
+   *  actor is between two SimGrid calls (another actor struck it at the same date); the actor is
+   *  killed at its next call, and until then nothing it does may reach the run. */
+  bool alive(NodeId endpoint, Incarnation inc) const { return up_[endpoint] && incarnation_[endpoint] == inc; }
 
   /** @brief Puts an envelope on the wire to the current incarnation of its destination. Returns
    *  the comm, or null when the destination is down (the message is lost, as in a real crash);
@@ -79,6 +84,11 @@ class Run {
   void set_result_digest(NodeId node, std::uint64_t digest);
   /** @brief A node's quiet status changed (application finished or service, protocol idle). */
   void set_quiet(NodeId endpoint, bool quiet);
+  /** @brief A node's application started or stopped computing (the watchdog's progress). */
+  void set_computing(NodeId node, bool computing);
+  /** @brief The application moved forward now: a message of it received, a computation step
+   *  ended (the watchdog's progress). */
+  void note_activity() { last_activity_ = sg4::Engine::get_clock(); }
   /** @brief A node's agent started or stopped doing its part of a recovery. */
   void set_recovering(NodeId endpoint, bool recovering);
   /** @brief No protocol control message on the wire and no agent recovering. */
@@ -140,6 +150,10 @@ class Run {
   };
 
   void create_actors();
+  // run_watchdog.cpp: a run that cannot progress ends as stuck (sim/engine/watchdog.hpp).
+  void start_watchdog();
+  void end_stuck(const std::string& why);
+  std::string pending_report() const;
   void release_deferred();
   void report_progress();
   void strike(NodeId victim, bool work_recorded = false);
@@ -196,6 +210,14 @@ class Run {
   int quiet_count_ = 0;
   int finished_count_ = 0;
   double all_finished_date_ = -1;
+  double all_finished_since_ = -1; // -1 unless every process is finished now
+  double held_open_ = 0;           // closed stretches with every process finished (the watchdog)
+  double first_all_finished_ = -1;
+  std::vector<bool> computing_;
+  int computing_count_ = 0;
+  double last_activity_ = 0;
+  double stall_limit_ = 3600;
+  std::string stuck_;
   std::unordered_map<std::uint64_t, WireEntry> wire_;
   std::unordered_map<std::uint64_t, WireEntry> purged_; // lost with a failed node, freed at the end of the run
   std::uint64_t next_wire_id_ = 1;

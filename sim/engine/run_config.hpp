@@ -18,6 +18,7 @@ struct RunOptions {
   std::map<std::string, std::string> params; // protocol parameters, --param key=value
   std::uint64_t seed = 1;
   double end_date = std::numeric_limits<double>::infinity(); // stop the simulation at this date
+  double stall_limit = -1; // the watchdog's limit (seconds, inf: off); negative: default_stall_limit
   std::string trace_file;
   int trace_level = 1;
   std::string output; // statistics file (.json, or .csv for a table)

@@ -92,7 +92,7 @@ void NodeRuntime::post_receive() {
 }
 
 void NodeRuntime::loop() {
-  while (!stop_ && !run_.over()) {
+  while (!stop_ && !run_.over() && !dead()) {
     double next = compute_end();
     for (const auto& [timer, date] : timers_) next = std::min(next, date);
     // A negative timeout means "forever" to SimGrid: clamp computed ones at 0.
@@ -218,6 +218,10 @@ void NodeRuntime::handle_signal(const Envelope& env) {
   chan_in_.forget(notice.victim); // its stream is broken: what it sent and we buffered will never complete
   trace_event(2, "failure_notice", {{"failure", notice.id}, {"victim", notice.victim}});
   agent_->on_failure_detected(*this, notice);
+  if (dead()) return;
+  // What the notice made of the agent counts before the notice does: processing the last notice
+  // may end the recovery, which must see this node recovering if it now is.
+  run_.set_recovering(id_, agent_->recovering());
   run_.notice_processed(notice.id, id_);
 }
 
@@ -297,7 +301,7 @@ void NodeRuntime::start_step() {
 }
 
 void NodeRuntime::sync_finished() {
-  if (service_) return;
+  if (service_ || dead()) return;
   if (app_->finished != finished_reported_) {
     finished_reported_ = app_->finished;
     if (finished_reported_) {
@@ -311,7 +315,11 @@ void NodeRuntime::sync_finished() {
   }
 }
 
+bool NodeRuntime::dead() const { return !run_.alive(id_, inc_); }
+
 void NodeRuntime::update_quiet() {
+  if (dead()) return; // struck at this date: the run already counts it down
+  if (!service_) run_.set_computing(id_, computing_ && !paused_);
   run_.set_quiet(id_, app_finished() && agent_->idle());
   run_.set_recovering(id_, agent_->recovering());
   run_.recheck_recoveries();
@@ -462,7 +470,7 @@ void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
   const double lost = std::max(0.0, before - s.app->work_done);
   Stats& st = run_.stats();
   st.add("rollbacks");
-  run_.node_rolled_back(id_);
+  if (!dead()) run_.node_rolled_back(id_);
   st.add("lost_work", lost);
   st.add_cluster("lost_work", cluster_, lost);
   run_.oracle().truncate(id_, s.oracle_position);
@@ -484,6 +492,7 @@ double NodeRuntime::checkpoint_bytes() const {
 }
 
 void NodeRuntime::save_checkpoint(std::uint64_t number, Snapshot s) {
+  if (dead()) return; // a struck incarnation's memory is gone: the store forgot it
   double bytes = run_.topology().clusters[cluster_].checkpoint_size;
   if (s.app && run_.workload().state_bytes(*s.app) >= 0) bytes = run_.workload().state_bytes(*s.app);
   run_.store().add(id_, number, std::move(s), bytes);
@@ -511,6 +520,7 @@ void NodeRuntime::save_checkpoint(std::uint64_t number, Snapshot s) {
 }
 
 void NodeRuntime::load_checkpoint(std::uint64_t number) {
+  if (dead()) return; // a struck incarnation's memory is gone: the store forgot it
   const auto* entry = run_.store().find(id_, number);
   if (!entry || entry->holders.empty()) {
     run_.unrecoverable(id_, number);
@@ -528,6 +538,7 @@ void NodeRuntime::load_checkpoint(std::uint64_t number) {
 }
 
 void NodeRuntime::discard_checkpoint(std::uint64_t number) {
+  if (dead()) return; // a struck incarnation's memory is gone: the store forgot it
   // The copies of a discarded checkpoint stop travelling: a protocol that numbers its saves along
   // the execution line saves this number again after a rollback, and the new save must neither
   // count the old transfers as its copies nor report itself complete because of them.
@@ -547,6 +558,7 @@ std::optional<std::uint64_t> NodeRuntime::recovery_line(const std::vector<std::u
 }
 
 void NodeRuntime::replicate_checkpoint(std::uint64_t number) {
+  if (dead()) return; // a struck incarnation's memory is gone: the store forgot it
   const auto* entry = run_.store().find(id_, number);
   if (!entry || entry->holders.empty()) return;
   if (!entry->holders.count(id_)) { // a restarted node: its own copy comes back from a holder
@@ -623,9 +635,15 @@ double NodeRuntime::restart_overhead() const { return run_.topology().failures.r
 
 void NodeRuntime::restart_complete() {
   trace_event(1, "restart_complete", {{"failure", notice_.id}});
+  if (dead()) return;
+  run_.set_recovering(id_, agent_->recovering());
   run_.restart_complete(notice_.id, id_);
 }
 
-void NodeRuntime::recovered(FailureId id) { run_.node_recovered(id, id_); }
+void NodeRuntime::recovered(FailureId id) {
+  if (dead()) return;
+  run_.set_recovering(id_, agent_->recovering());
+  run_.node_recovered(id, id_);
+}
 
 } // namespace ckptsim

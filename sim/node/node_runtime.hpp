@@ -28,6 +28,8 @@ class NodeRuntime : public NodeContext {
   NodeId self() const override { return id_; }
   ClusterId cluster() const override { return cluster_; }
   Incarnation incarnation() const override { return inc_; }
+  /** @brief A failure struck this incarnation (its actor dies at its next SimGrid call). */
+  bool dead() const;
   const FederationLayout& layout() const override;
   double now() const override;
   bool is_service() const override { return service_; }
@@ -72,6 +74,8 @@ class NodeRuntime : public NodeContext {
 
   /** @brief Work done so far, for the engine's lost-work accounting when the node is killed. */
   double current_work() const { return work_done(); }
+  /** @brief What the agent waits for (the watchdog's report of a stuck run). */
+  std::string pending() const { return agent_->pending(); }
 
  private:
   void loop();

@@ -157,6 +157,7 @@ TEST(Coordinated, NoViolationOver200SeedsWithFailures) {
                               {{"default", {{"checkpoint_period", 5 + seed % 7}}}});
     c.options.protocol = "coordinated";
     c.options.seed = static_cast<std::uint64_t>(seed);
+    c.options.end_date = 6000; // 100 times the work: a run that never ends fails instead of hanging
     auto r = run_in_child(c);
     ASSERT_EQ(r.exit_status, 0) << "seed " << seed << ": " << r.error;
     const auto& res = r.document["results"];

@@ -20,6 +20,7 @@ TEST(None, NoViolationOver200SeedsWithFailures) {
         {"downtime", (seed % 3) * 2.0}, {"detection_delay", (seed % 2) * 0.5}, {"restart_overhead", (seed % 4) * 0.25}};
     RunConfig c = make_config(topo, small_application(2, 1.0, 100.0, 0.5, 0.2));
     c.options.seed = static_cast<std::uint64_t>(seed);
+    c.options.end_date = 10000; // 100 times the work: a run that never ends fails instead of hanging
     auto r = run_in_child(c);
     ASSERT_EQ(r.exit_status, 0) << "seed " << seed << ": " << r.error;
     const auto& res = r.document["results"];

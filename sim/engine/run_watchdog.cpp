@@ -1,0 +1,89 @@
+/* The Run's side of the progress watchdog (sim/engine/watchdog.hpp): an actor that looks at the
+ * run when it could first be stuck, and ends a run that cannot progress with a status naming
+ * what is pending (exit status 3), instead of simulating failures forever. */
+#include "sim/engine/run.hpp"
+#include "sim/engine/watchdog.hpp"
+#include "sim/node/node_runtime.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fmt/format.h>
+
+namespace ckptsim {
+
+void Run::start_watchdog() {
+  if (!std::isfinite(stall_limit_)) return;
+  sg4::Actor::create("watchdog", platform_.controller, [this] {
+    while (!over_) {
+      bool waiting_engine = nodes_down_ > 0;
+      for (const auto& [id, rec] : recoveries_) waiting_engine = waiting_engine || (!rec.done && !rec.detected);
+      const double now = sg4::Engine::get_clock();
+      const bool all = all_finished_since_ >= 0;
+      const ProgressVerdict v = check_progress({.now = now,
+                                                .limit = stall_limit_,
+                                                .all_finished = all,
+                                                .held_open = held_open_ + (all ? now - all_finished_since_ : 0.0),
+                                                .first_finished = first_all_finished_,
+                                                .last_activity = last_activity_,
+                                                .busy = computing_count_ > 0 || waiting_engine});
+      if (v.stuck) {
+        end_stuck(v.why);
+        return;
+      }
+      sg4::this_actor::sleep_until(v.next_check);
+    }
+  })->daemonize();
+}
+
+std::string Run::pending_report() const {
+  std::vector<std::string> items;
+  constexpr std::size_t kMax = 6;
+  for (NodeId e = 0; e < num_endpoints() && items.size() < kMax; e++) {
+    if (quiet_[e] || !up_[e] || runtimes_[e] == nullptr) continue;
+    std::string p = runtimes_[e]->pending();
+    if (p.empty() && e < num_nodes() && !finished_[e]) continue; // still working: not what holds the run
+    if (p.empty()) p = endpoint_name(e) + ": protocol busy";
+    if (std::find(items.begin(), items.end(), p) == items.end()) items.push_back(p);
+  }
+  std::vector<std::string> paused;
+  for (NodeId n = 0; n < num_nodes(); n++)
+    if (up_[n] && !finished_[n] && runtimes_[n] != nullptr && runtimes_[n]->app_paused())
+      paused.push_back(endpoint_name(n));
+  if (!paused.empty())
+    items.push_back(paused.size() <= 4
+                        ? fmt::format("{}: application paused by the protocol", fmt::join(paused, ", "))
+                        : fmt::format("{}, ... ({} processes): application paused by the protocol",
+                                      fmt::join(paused.begin(), paused.begin() + 3, ", "), paused.size()));
+  for (const auto& [id, rec] : recoveries_) {
+    if (rec.done || items.size() >= kMax) continue;
+    std::vector<std::string> who;
+    for (NodeId n : rec.notices) who.push_back(endpoint_name(n));
+    std::string item = fmt::format("the recovery of failure {} ({}) is not over", id, endpoint_name(rec.victim));
+    if (!who.empty()) item += fmt::format(": notices not processed by {}", fmt::join(who, ", "));
+    who.clear();
+    for (NodeId n : rec.to_report) who.push_back(endpoint_name(n));
+    if (!who.empty()) item += fmt::format(": waits for the reports of {}", fmt::join(who, ", "));
+    items.push_back(item);
+  }
+  if (!wire_.empty()) items.push_back(fmt::format("{} message(s) on the wire", wire_.size()));
+  if (!deferred_.empty()) items.push_back(fmt::format("{} deferred failure(s)", deferred_.size()));
+  if (items.empty()) items.push_back("nothing the protocol names");
+  return fmt::format("{}", fmt::join(items, "; "));
+}
+
+void Run::end_stuck(const std::string& why) {
+  if (over_) return;
+  const double now = sg4::Engine::get_clock();
+  stuck_ = pending_report() + " (" + why + ")";
+  std::fprintf(stderr, "ckptsim: stuck at %g s: %s\n", now, stuck_.c_str());
+  trace_.emit(0, now, "stuck", {{"pending", pending_report()}, {"why", why}});
+  stats_.record("stuck", {{"date", now}, {"pending", pending_report()}, {"why", why}});
+  over_ = true;
+  end_ = now;
+  sg4::Actor::kill_all();
+}
+
+} // namespace ckptsim

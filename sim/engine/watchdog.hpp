@@ -1,0 +1,45 @@
+/* The run's progress watchdog: a run must end by itself. A protocol that waits forever (a round
+ * toward a node that died before it answered, a lost message nobody re-sends) would hold the run
+ * open while failures keep striking, and the simulation would never stop. The watchdog's rules
+ * are plain functions of what the engine observes, so that they are tested without SimGrid:
+ *   - held open: every application process was finished, and the run still open, for `limit`
+ *     seconds in all. Counted over every such stretch, not only the current one: failures that
+ *     keep rolling finished processes back cut the stretches short, but legitimate activity after
+ *     the last process finished (a CLC, a wave, a collection) lasts seconds each time;
+ *   - stalled: for `limit` seconds in a row the application made no progress: no process computed
+ *     and no application message was received, while no failed node was waiting for its restart
+ *     or its detection (the engine's own pending events). Protocol messages and checkpoint
+ *     transfers do not count: a protocol that keeps taking checkpoints around a process that
+ *     waits forever is stuck all the same.
+ * docs/MODEL.md, "A run always ends". */
+#pragma once
+
+#include <limits>
+#include <string>
+
+namespace ckptsim {
+
+struct ProgressState {
+  double now = 0;
+  double limit = 3600;       // seconds; infinity disables the watchdog
+  bool all_finished = false; // every process is finished now
+  double held_open = 0;      // seconds with every process finished and the run open, until now in all
+  double first_finished = 0; // when every process was first finished (for the report)
+  double last_activity = 0;  // last computation or application message received
+  bool busy = false;         // a process computes, or a failed node waits for its restart / detection
+};
+
+struct ProgressVerdict {
+  bool stuck = false;
+  std::string why;                                             // when stuck: which rule, since when
+  double next_check = std::numeric_limits<double>::infinity(); // when not stuck: when to look again
+};
+
+/** @brief Whether the run is stuck now, and if not, the earliest date at which it could be. */
+ProgressVerdict check_progress(const ProgressState& s);
+
+/** @brief The default limit: an hour of simulated time, or ten times the longest a failure
+ *  legitimately keeps a node still (downtime + detection + restart overhead) when longer. */
+double default_stall_limit(double downtime, double detection, double restart_overhead);
+
+} // namespace ckptsim

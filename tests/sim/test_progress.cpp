@@ -1,0 +1,228 @@
+/* A run always ends by itself (issue 21).
+ *   - hc3i: a garbage-collection round toward a cluster leader that has failed but is not yet
+ *     detected, or whose collector fails: the stress-found scenario and two scripted ones;
+ *   - the engine's watchdog: a protocol that holds a finished run open, or one under which
+ *     nothing happens but failures, ends as "stuck: <what is pending>" with exit status 3. The
+ *     two offending protocols are registered here only, as the tests' own minimal protocols. */
+#include "protocols/protocol.hpp"
+#include "sim/cli/commands.hpp"
+#include "tests/support/sim_child.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace ckptsim;
+using namespace ckptsim::testing;
+
+namespace {
+
+const std::string kDeadLeader = std::string(CKPTSIM_SOURCE_DIR) + "/tests/scenarios/hc3i-gc-dead-leader/";
+
+json load(const std::string& path) { return json::parse(std::ifstream(path)); }
+
+std::vector<json> events(const std::vector<json>& trace, const std::string& ev) {
+  std::vector<json> out;
+  for (const auto& e : trace)
+    if (e["ev"] == ev) out.push_back(e);
+  return out;
+}
+
+// ---- hc3i garbage collection ----
+
+class Hc3iDeadLeader : public ::testing::TestWithParam<bool> {};
+
+TEST_P(Hc3iDeadLeader, StressFoundScenarioCompletesAndKeepsCollecting) {
+  RunConfig c = make_config(load(kDeadLeader + "topology.json"), load(kDeadLeader + "application.json"),
+                            load(kDeadLeader + "timers.json"));
+  c.options.protocol = "hc3i";
+  if (GetParam()) c.options.params["transitive"] = "true";
+  c.options.seed = 174;
+  c.options.end_date = 30 * 3600.0;
+  c.options.trace_file = temp_path("dead-leader.jsonl");
+  const auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  EXPECT_EQ(res["status"], "completed");
+  EXPECT_EQ(res["consistency"]["violations"], 0);
+  EXPECT_GT(res["consistency"]["checks"].get<int>(), 1);
+  const auto trace = read_trace(c.options.trace_file);
+  // The round that met the failure of c1-0 is abandoned when the collector hears of it...
+  bool abandoned_at_dead_leader = false;
+  for (const auto& f : events(trace, "failure")) {
+    if (f["node"] != 4) continue; // c1-0
+    for (const auto& a : events(trace, "gc_aborted"))
+      abandoned_at_dead_leader =
+          abandoned_at_dead_leader || (a["t"].get<double>() > f["t"].get<double>() &&
+                                       a["t"].get<double>() <= f["t"].get<double>() + 1.0 + 1e-9); // detection delay
+  }
+  EXPECT_TRUE(abandoned_at_dead_leader) << "no GC round abandoned within the detection delay of c1-0's failure";
+  // ... and collections go on until the end: the storage stays bounded.
+  const auto gcs = events(trace, "gc");
+  ASSERT_FALSE(gcs.empty());
+  EXPECT_GT(gcs.back()["t"].get<double>(), 14400.0);
+  EXPECT_LT(res["storage_held_end_bytes"].get<double>(), 200e6);
+}
+
+INSTANTIATE_TEST_SUITE_P(Variants, Hc3iDeadLeader, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "transitive" : "sn"; });
+
+// Two clusters of two nodes, no random failure, one scripted failure; GC every 100 s, CLCs every
+// 30 s, 300 s of work, detection 1 s after a failure, the node back 2 s after it.
+RunConfig scripted_gc(const std::string& failure_line) {
+  const std::string failures = temp_path("gc-failures.txt");
+  std::ofstream(failures) << failure_line << "\n";
+  json topo = small_topology(2, 2, INFINITY);
+  topo["failures"] = {{"model", "trace"}, {"trace", failures}, {"detection_delay", 1}, {"downtime", 2}};
+  RunConfig c = make_config(topo, small_application(2, 2.0, 300, 0.3, 0.05),
+                            {{"default", {{"checkpoint_period", 30}, {"gc_period", 100}}}});
+  c.options.protocol = "hc3i";
+  c.options.trace_file = temp_path("gc-scripted.jsonl");
+  c.options.trace_level = 2;
+  return c;
+}
+
+TEST(Hc3iGc, RoundTowardAnUndetectedDeadLeaderIsAbandonedAtDetection) {
+  // c1-0 dies at 99.5 s; round 1 starts at 100 s and asks it; the collector hears of the failure
+  // at 100.5 s and gives the round up; rounds 2 and 3 (200 s, 300 s) collect.
+  RunConfig c = scripted_gc("99.5 c1-0");
+  const auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  EXPECT_EQ(r.document["results"]["status"], "completed");
+  EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
+  const auto trace = read_trace(c.options.trace_file);
+  const auto begun = events(trace, "gc_begin");
+  ASSERT_GE(begun.size(), 1u);
+  EXPECT_DOUBLE_EQ(begun[0]["t"].get<double>(), 100.0);
+  const auto aborted = events(trace, "gc_aborted");
+  ASSERT_EQ(aborted.size(), 1u);
+  EXPECT_EQ(aborted[0]["round"], 1);
+  EXPECT_DOUBLE_EQ(aborted[0]["t"].get<double>(), 100.5);
+  const auto gcs = events(trace, "gc");
+  ASSERT_GE(gcs.size(), 1u);
+  EXPECT_EQ(gcs[0]["round"], 2);
+  EXPECT_NEAR(gcs[0]["t"].get<double>(), 200.0, 0.01); // one WAN round trip after the timer
+}
+
+TEST(Hc3iGc, CollectorKeepsCollectingAfterItsOwnRestart) {
+  // c0-0 runs the collector; it dies at 150 s and is back at 152 s: its timer went with it, and
+  // the restarted collector arms it again (next round at 252 s, then 352 s if the run lasts).
+  RunConfig c = scripted_gc("150 c0-0");
+  const auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  EXPECT_EQ(r.document["results"]["status"], "completed");
+  const auto trace = read_trace(c.options.trace_file);
+  std::vector<double> dates;
+  for (const auto& e : events(trace, "gc_begin")) dates.push_back(e["t"].get<double>());
+  ASSERT_GE(dates.size(), 2u);
+  EXPECT_DOUBLE_EQ(dates[0], 100.0);
+  EXPECT_DOUBLE_EQ(dates[1], 252.0);
+}
+
+// ---- the engine's watchdog, with two protocols that never let the run end ----
+
+// Holds the run open once the application is finished: never idle.
+class HoldAgent : public Agent {
+ public:
+  void on_restart(NodeContext& ctx, const FailureNotice&) override { ctx.restart_complete(); }
+  void on_failure_detected(NodeContext&, const FailureNotice&) override {}
+  bool idle() const override { return false; }
+  std::string pending() const override { return "test-hold waits for a message nobody sends"; }
+};
+
+// Stops every application at once and never lets it go: nothing happens (but failures).
+class FreezeAgent : public Agent {
+ public:
+  void on_start(NodeContext& ctx) override { ctx.pause_app(); }
+  void on_restart(NodeContext& ctx, const FailureNotice&) override { ctx.restart_complete(); }
+  void on_failure_detected(NodeContext&, const FailureNotice&) override {}
+};
+
+template <class A>
+class TestModule : public ProtocolModule {
+ public:
+  std::unique_ptr<Agent> make_agent(NodeId, bool) const override { return std::make_unique<A>(); }
+};
+
+const ProtocolRegistration hold{{"test-hold",
+                                 "tests only: never idle",
+                                 [](const ProtocolSetup&) { return std::make_unique<TestModule<HoldAgent>>(); },
+                                 {}}};
+const ProtocolRegistration freeze{{"test-freeze",
+                                   "tests only: the application never runs",
+                                   [](const ProtocolSetup&) { return std::make_unique<TestModule<FreezeAgent>>(); },
+                                   {}}};
+
+RunConfig held(const std::string& protocol) {
+  // Two nodes, 50 s of work each, no message, no failure: both finish at 50 s exactly.
+  RunConfig c = make_config(small_topology(1, 2, INFINITY), small_application(1, 5.0, 50, 0, 0));
+  c.options.protocol = protocol;
+  c.options.stall_limit = 100;
+  return c;
+}
+
+TEST(Watchdog, FinishedRunHeldOpenEndsAsStuckOneLimitLater) {
+  const auto r = run_in_child(held("test-hold"));
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  const std::string status = res["status"];
+  EXPECT_EQ(status.rfind("stuck: test-hold waits for a message nobody sends (every application process had finished "
+                         "(first at 50 s), yet the run was held open",
+                         0),
+            0u)
+      << status;
+  EXPECT_DOUBLE_EQ(res["end_date"].get<double>(), 150.0);
+  EXPECT_TRUE(res["makespan"].is_null());
+  EXPECT_EQ(r.document["run"]["stall_limit"], 100.0);
+}
+
+TEST(Watchdog, RunWhereNothingHappensEndsAsStuck) {
+  const auto r = run_in_child(held("test-freeze"));
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  const std::string status = res["status"];
+  EXPECT_EQ(status.rfind("stuck: c0-0, c0-1: application paused by the protocol (the application made no progress", 0),
+            0u)
+      << status;
+  EXPECT_DOUBLE_EQ(res["end_date"].get<double>(), 100.0);
+}
+
+TEST(Watchdog, StuckRunExitsWithStatus3AndWritesItsResults) {
+  const std::string dir = temp_path("stuck");
+  std::filesystem::create_directories(dir);
+  const RunConfig c = held("test-hold");
+  std::ofstream(dir + "/t.json") << c.topology_doc.dump();
+  std::ofstream(dir + "/a.json") << c.application_doc.dump();
+  std::fflush(nullptr);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) { // the command itself, in a process of its own (SimGrid's engine is process-global)
+    std::freopen((dir + "/stderr.txt").c_str(), "w", stderr);
+    const int status =
+        ckptsim::cli::run_command({"--topology", dir + "/t.json", "--application", dir + "/a.json", "--protocol",
+                                   "test-hold", "--stall-limit", "100s", "--quiet", "--output", dir + "/r.json"},
+                                  "ckptsim");
+    std::fflush(nullptr);
+    _exit(status);
+  }
+  int st = 0;
+  waitpid(pid, &st, 0);
+  ASSERT_TRUE(WIFEXITED(st));
+  EXPECT_EQ(WEXITSTATUS(st), 3);
+  EXPECT_NE(slurp(dir + "/stderr.txt").find("ckptsim: stuck at 150 s: test-hold waits"), std::string::npos)
+      << slurp(dir + "/stderr.txt");
+  const json doc = json::parse(slurp(dir + "/r.json"));
+  EXPECT_EQ(doc["results"]["status"].get<std::string>().rfind("stuck: ", 0), 0u);
+}
+
+TEST(Watchdog, BadStallLimitIsAnInputError) {
+  const auto o = run_cli("run --stall-limit -5s --quiet");
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("--stall-limit"), std::string::npos) << o.out;
+}
+
+} // namespace

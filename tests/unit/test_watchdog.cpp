@@ -1,0 +1,75 @@
+/* The watchdog's rules (sim/engine/watchdog.hpp) on hand-written states: when a run counts as
+ * stuck, and when the watchdog looks again. */
+#include "sim/engine/watchdog.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace ckptsim;
+
+TEST(Watchdog, FinishedRunHeldOpenIsStuckAfterTheLimit) {
+  ProgressState s{.now = 1000,
+                  .limit = 3600,
+                  .all_finished = true,
+                  .held_open = 500,
+                  .first_finished = 500,
+                  .last_activity = 990,
+                  .busy = false};
+  auto v = check_progress(s);
+  EXPECT_FALSE(v.stuck);
+  EXPECT_DOUBLE_EQ(v.next_check, 4100); // 3100 s of holding left: earlier than the activity rule's 990 + 3600
+  s.now = 4100;
+  s.held_open = 3600;
+  v = check_progress(s);
+  EXPECT_TRUE(v.stuck);
+  EXPECT_NE(v.why.find("first at 500 s"), std::string::npos) << v.why;
+}
+
+TEST(Watchdog, FailuresThatCutTheHoldingShortDoNotExcuseIt) {
+  // Failures keep rolling finished processes back, the protocol keeps working, yet the run was
+  // held open with every process finished for the limit in all: stuck all the same.
+  ProgressState s{.now = 90000,
+                  .limit = 3600,
+                  .all_finished = false,
+                  .held_open = 3600,
+                  .first_finished = 20000,
+                  .last_activity = 89999,
+                  .busy = true};
+  EXPECT_TRUE(check_progress(s).stuck);
+  s.held_open = 3599;
+  const auto v = check_progress(s);
+  EXPECT_FALSE(v.stuck);
+  EXPECT_DOUBLE_EQ(v.next_check, 90000 + 3600); // not all finished now: only the activity rule's date
+}
+
+TEST(Watchdog, NoApplicationProgressIsStuckAfterTheLimit) {
+  ProgressState s{.now = 100, .limit = 50, .last_activity = 20};
+  auto v = check_progress(s);
+  ASSERT_TRUE(v.stuck);
+  EXPECT_NE(v.why.find("since 20 s"), std::string::npos) << v.why;
+  s.now = 69;
+  v = check_progress(s);
+  EXPECT_FALSE(v.stuck);
+  EXPECT_DOUBLE_EQ(v.next_check, 70);
+}
+
+TEST(Watchdog, ComputingOrAPendingRestartIsProgress) {
+  ProgressState s{.now = 1e6, .limit = 50, .last_activity = 0, .busy = true};
+  auto v = check_progress(s);
+  EXPECT_FALSE(v.stuck);
+  EXPECT_DOUBLE_EQ(v.next_check, 1e6 + 50); // looks again one limit later
+}
+
+TEST(Watchdog, InfiniteLimitNeverStops) {
+  ProgressState s{.now = 1e9, .limit = INFINITY, .all_finished = true, .held_open = 1e9};
+  auto v = check_progress(s);
+  EXPECT_FALSE(v.stuck);
+  EXPECT_TRUE(std::isinf(v.next_check));
+}
+
+TEST(Watchdog, DefaultLimitIsAnHourOrTenTimesAFailuresStillness) {
+  EXPECT_DOUBLE_EQ(default_stall_limit(0, 0, 0), 3600);
+  EXPECT_DOUBLE_EQ(default_stall_limit(120, 1, 5), 3600);
+  EXPECT_DOUBLE_EQ(default_stall_limit(300, 100, 200), 6000);
+}
