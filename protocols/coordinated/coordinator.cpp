@@ -2,6 +2,7 @@
 
 #include "protocols/coordinated/messages.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -78,7 +79,9 @@ void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage
     return;
   }
   if (msg.type == "RESTARTED") {
-    failure(ctx, b.epoch, from);
+    failure(ctx, b.epoch, from); // heard of first from its victim: the ROLLBACK below is its own
+    auto& newest = restarted_[from];
+    newest = std::max(newest, b.epoch);
     down_.erase(from);
     ctx.send_control(from, control("ROLLBACK", committed_, epoch_));
     return;
@@ -109,7 +112,9 @@ void Coordinator::on_failure_detected(NodeContext& ctx, const FailureNotice& not
 void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
   if (!seen_.insert(id).second) return; // the notice and the victim's RESTARTED both tell of it
   recovering_.insert(id);               // no wave before its victim is back, whatever the order
-  down_.insert(victim);
+  // Down until it says RESTARTED, unless it already did for this failure or a newer one (the
+  // notice of an older failure of the same node may come after its newer incarnation's word).
+  if (auto r = restarted_.find(victim); r == restarted_.end() || r->second < id) down_.insert(victim);
   // Failures at one date may be told in any order: the rollback ordered for a newer one covers
   // an older one heard of later (the line was chosen with its victim's memory already gone).
   if (id <= epoch_) return;

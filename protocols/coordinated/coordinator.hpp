@@ -15,6 +15,7 @@
 
 #include <optional>
 
+#include <map>
 #include <set>
 
 namespace ckptsim::coordinated {
@@ -51,9 +52,10 @@ class Coordinator : public Agent {
   int acks_ = 0;
   double wave_start_ = 0;
   FailureId epoch_ = 0;
-  std::set<FailureId> seen_;       // failures heard of (notice or RESTARTED)
-  std::set<FailureId> recovering_; // failures whose victim is not back yet
-  std::set<NodeId> down_;          // victims that have not said RESTARTED yet
+  std::set<FailureId> seen_;              // failures heard of (notice or RESTARTED)
+  std::set<FailureId> recovering_;        // failures whose victim is not back yet
+  std::set<NodeId> down_;                 // victims that have not said RESTARTED yet
+  std::map<NodeId, FailureId> restarted_; // per victim: the newest failure it said RESTARTED for
 };
 
 } // namespace ckptsim::coordinated

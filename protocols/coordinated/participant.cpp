@@ -25,7 +25,7 @@ void Participant::on_app_receive(NodeContext& ctx, const AppMessage& msg, const 
     ctx.stats().add("coordinated.stale_dropped");
     return;
   }
-  if (e > epoch_ || rollback_due_ || restarting_) { // sent after a rollback this process has not made yet
+  if (e > epoch_ || rollback_due_ || restarting_ || loading_) { // sent after a rollback this process has not made yet
     early_.emplace_back(msg, pb);
     return;
   }
@@ -178,7 +178,10 @@ void Participant::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
 }
 
 void Participant::try_resume(NodeContext& ctx) {
-  if (phase_ == Phase::Idle && !rollback_due_ && !restarting_ && waiting_for_.empty() && awaiting_ == 0)
+  // Not while a rollback's load is under way: the victim may be back before a survivor has its
+  // wave from a remote copy (its own was lost with an earlier failure), and what it would deliver
+  // meanwhile the restore would undo.
+  if (phase_ == Phase::Idle && !rollback_due_ && !restarting_ && !loading_ && waiting_for_.empty() && awaiting_ == 0)
     ctx.resume_app();
 }
 

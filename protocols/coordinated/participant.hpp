@@ -38,7 +38,9 @@ class Participant : public Agent {
   void on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) override;
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
   void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
-  bool idle() const override { return phase_ == Phase::Idle && !rollback_due_ && !restarting_ && awaiting_ == 0; }
+  bool idle() const override {
+    return phase_ == Phase::Idle && !rollback_due_ && !restarting_ && !loading_ && awaiting_ == 0;
+  }
   void on_app_point(NodeContext& ctx, const AppPoint& point) override;
 
  private:

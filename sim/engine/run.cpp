@@ -13,7 +13,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fmt/format.h>
+#include <sstream>
 #include <unistd.h>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(ckptsim, "ckptsim engine");
@@ -42,6 +44,13 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   // SimGrid's configuration chatter is noise for our users; their own --log options come after
   // this one and win.
   simgrid_argv.insert(simgrid_argv.begin() + 1, "--log=xbt_cfg.thres:warning");
+  // SimGrid options from the environment, for every run of a test suite at once: the sanitizer
+  // build (tests/sanitize.sh) needs thread contexts, since ASan cannot follow raw context switches.
+  // They change how actors are scheduled on the machine, never a simulated result.
+  if (const char* extra = std::getenv("CKPTSIM_SIMGRID_ARGS")) {
+    std::istringstream words(extra);
+    for (std::string w; words >> w;) simgrid_argv.insert(simgrid_argv.begin() + 1, w);
+  }
   std::vector<char*> argv;
   for (auto& a : simgrid_argv) argv.push_back(a.data());
   argv.push_back(nullptr);
@@ -461,6 +470,11 @@ void Run::restart(FailureId id) {
   incarnation_[v]++;
   up_[v] = true;
   nodes_down_--;
+  // Failures that struck while it was down: it rolls back for them too once restarted (the
+  // coordinator's answer to its RESTARTED), so their recoveries wait for its report as well.
+  if (protocol_->nodes_report_recovery())
+    for (auto& [rid, other] : recoveries_)
+      if (rid > id && !other.done) other.to_report.insert(v);
   start_node(v, true, FailureNotice{id, v, rec.date, std::max(latest_detected_, id), failures_not_back(id)});
 }
 
@@ -516,6 +530,7 @@ void Run::recovery_done(FailureId id) {
   Recovery& rec = it->second;
   rec.done = true;
   open_recoveries_--;
+  note_activity(); // the run moves on, if only from failure to failure: not the watchdog's case
   const double now = sg4::Engine::get_clock();
   stats_.add("recovery_time", now - rec.date);
   const auto rolled_back = static_cast<double>(rec.rolled_back.size());

@@ -58,6 +58,7 @@ TEST_P(Scenario, EndsAsExpected) {
   c.options.seed = r.at("seed");
   c.options.end_date = r.at("end").is_number() ? r.at("end").get<double>()
                                                : *units::parse(r.at("end").get<std::string>(), units::Kind::Duration);
+  if (r.contains("stall_limit")) c.options.stall_limit = r.at("stall_limit");
   const std::string expect = r.at("expect");
   const auto res = run_in_child(c);
   const std::string error_prefix = "input error: ";
