@@ -38,9 +38,10 @@ struct LogEntry {
   Sn sn = 0;               // the SN it carried (the sender cluster's interval it depends on)
   std::uint64_t epoch = 0; // the sender cluster's epoch at the send
   int dst_cluster = -1;
-  std::optional<Sn> ack;       // the receiver cluster's SN of its delivery, once acknowledged
-  Ddv ddv;                     // transitive variant: the DDV it carried
-  std::uint64_t ack_epoch = 0; // the receiver cluster's epoch at the acknowledgement
+  std::optional<Sn> ack;        // the receiver cluster's SN of its delivery, once acknowledged
+  Ddv ddv;                      // transitive variant: the DDV it carried
+  std::uint64_t ack_epoch = 0;  // the receiver cluster's epoch at the acknowledgement
+  std::uint64_t sent_epoch = 0; // the epoch the last copy sent carried (what an acknowledgement names)
 };
 
 /** @brief What a CLC saves besides the application state, and a rollback restores. */
@@ -96,7 +97,7 @@ class Node : public Agent {
   void on_log_ack(NodeContext& ctx, const Body& b);
   void replay(NodeContext& ctx, int to_cluster, Sn s);
   /** @brief Re-sends a logged message, under the sender cluster's epoch @p epoch. */
-  void resend(NodeContext& ctx, const LogEntry& e, std::uint64_t epoch);
+  void resend(NodeContext& ctx, LogEntry& e, std::uint64_t epoch);
   /** @brief Counts what log_ holds now (after any change to it). */
   void count_log(NodeContext& ctx);
 
@@ -206,7 +207,8 @@ class Node : public Agent {
   bool gc_active_ = false;
   FailureId gc_base_ = 0;
   std::map<int, ClcList> gc_lists_;
-  std::vector<std::uint64_t> gc_epochs_; // each cluster's epoch when its list was gathered
+  std::vector<std::uint64_t> gc_epochs_;               // each cluster's epoch when its list was gathered
+  std::map<int, std::vector<std::uint64_t>> gc_views_; // per cluster: the epochs its leader knows
 };
 
 } // namespace ckptsim::hc3i

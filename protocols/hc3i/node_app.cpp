@@ -20,7 +20,7 @@ void Node::on_app_send(NodeContext& ctx, const AppMessage& msg) {
   pb->sn = cur_.sn;
   pb->view = known_epoch(to);
   if (options_.transitive) pb->ddv = cur_.ddv;
-  log_.push_back(LogEntry{msg, cur_.sn, epoch_, to, std::nullopt, pb->ddv});
+  log_.push_back(LogEntry{msg, cur_.sn, epoch_, to, std::nullopt, pb->ddv, 0, epoch_});
   count_log(ctx);
   ctx.send_app(msg, pb);
 }
@@ -90,7 +90,7 @@ void Node::process_inbox(NodeContext& ctx) {
       inbox_.pop_front();
       ctx.stats().add("hc3i.duplicates_dropped");
       auto a = std::make_shared<Body>();
-      a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}};
+      a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}, {"sender_epoch", p.epoch}};
       ctx.send_control(msg.src, control("LOG_ACK", a));
       continue;
     }
@@ -118,14 +118,18 @@ void Node::process_inbox(NodeContext& ctx) {
     cur_.last_inter[msg.src] = msg.seq;
     ctx.deliver(msg, pb);
     auto a = std::make_shared<Body>();
-    a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}};
+    a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}, {"sender_epoch", p.epoch}};
     ctx.send_control(msg.src, control("LOG_ACK", a));
   }
 }
 
 void Node::on_log_ack(NodeContext& ctx, const Body& b) {
+  // An acknowledgement answers one copy: the one sent in the epoch it names (a re-executed send
+  // has the same sequence number as the undone one), and not from an execution of the receiver
+  // cluster this node already knows was rolled back.
   for (auto& e : log_)
-    if (e.msg.seq == b.get("seq")) {
+    if (e.msg.seq == b.get("seq") && e.sent_epoch == b.get("sender_epoch") &&
+        b.get("epoch") >= known_epoch(e.dst_cluster)) {
       e.ack = b.get("sn");
       e.ack_epoch = b.get("epoch");
       ctx.trace_event(2, "log_ack", {{"seq", e.msg.seq}, {"dst", e.msg.dst}, {"ack_sn", *e.ack}});
@@ -144,7 +148,8 @@ void Node::replay(NodeContext& ctx, int to_cluster, Sn s) {
   ctx.trace_event(2, "log_search", {{"to_cluster", to_cluster}, {"sn", s}, {"resent", found}, {"logged", log_.size()}});
 }
 
-void Node::resend(NodeContext& ctx, const LogEntry& e, std::uint64_t epoch) {
+void Node::resend(NodeContext& ctx, LogEntry& e, std::uint64_t epoch) {
+  e.sent_epoch = epoch;
   auto pb = std::make_shared<Piggyback>();
   pb->inter = true;
   pb->sn = e.sn;

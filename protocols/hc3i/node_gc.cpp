@@ -27,6 +27,7 @@ void Node::start_gc(NodeContext& ctx) {
   gc_active_ = true;
   gc_base_ = latest_failure_;
   gc_lists_.clear();
+  gc_views_.clear();
   gc_lists_[cluster_] = clcs_;
   gc_epochs_.assign(static_cast<std::size_t>(clusters_), 0);
   gc_epochs_[static_cast<std::size_t>(cluster_)] = epoch_;
@@ -65,6 +66,7 @@ void Node::on_gc_req(NodeContext& ctx, NodeId from, const Body& b) {
   auto r = std::make_shared<Body>();
   r->ints = {{"round", b.get("round")}, {"failure", latest_failure_}, {"epoch", epoch_}};
   r->clcs = clcs_;
+  for (int c = 0; c < clusters_; c++) r->epochs.push_back(known_epoch(c)); // the rollbacks it processed
   ctx.send_control(from, control("GC_RESP", r));
 }
 
@@ -78,12 +80,27 @@ void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
     }
     gc_lists_[layout_.cluster_of(from)] = b.clcs;
     gc_epochs_[static_cast<std::size_t>(layout_.cluster_of(from))] = b.get("epoch");
+    gc_views_[layout_.cluster_of(from)] = b.epochs;
   }
   if (static_cast<int>(gc_lists_.size()) < clusters_) return;
   if (latest_failure_ > gc_base_) {
     abandon_gc(ctx);
     return;
   }
+  // A rollback alert a leader has not processed yet (on its way, or held while its cluster's CLC
+  // goes on) takes its cluster further back than the simulated failures of worst_sns, which read
+  // the lists as they are: collect only once every leader knows every cluster's epoch.
+  auto& mine = gc_views_[cluster_];
+  mine.clear();
+  for (int c = 0; c < clusters_; c++) mine.push_back(known_epoch(c));
+  for (const auto& [leader, view] : gc_views_)
+    for (int c = 0; c < clusters_; c++) {
+      const auto ci = static_cast<std::size_t>(c);
+      if (view.size() <= ci || view[ci] != gc_epochs_[ci]) {
+        abandon_gc(ctx);
+        return;
+      }
+    }
   gc_active_ = false;
   std::vector<ClcList> lists;
   for (auto& [c, l] : gc_lists_) lists.push_back(l);
@@ -117,7 +134,9 @@ void Node::on_gc_collect(NodeContext& ctx, const Body& b) {
 }
 
 void Node::apply_gc(NodeContext& ctx, const Body& b) {
-  if (latest_failure_ > b.get("failure")) { // a failure since the lists were gathered
+  // A failure since the lists were gathered, or a rollback of this cluster since.
+  if (latest_failure_ > b.get("failure") ||
+      (!b.epochs.empty() && b.epochs[static_cast<std::size_t>(cluster_)] != epoch_)) {
     ctx.stats().add("hc3i.gc_ignored");
     return;
   }

@@ -210,7 +210,7 @@ void Node::resend_restored_log(NodeContext& ctx) {
   // its logged messages again (receivers drop what they have), before computing again so that
   // they come first on each channel, and under the cluster's new epoch, so that a receiver
   // handles them after our alert (which may roll it back and change what it has delivered).
-  for (const auto& e : log_) resend(ctx, e, epoch_);
+  for (auto& e : log_) resend(ctx, e, epoch_);
 }
 
 void Node::send_alerts(NodeContext& ctx, Sn restored_sn) {

@@ -44,6 +44,7 @@ void Run::shrink_failure_arrival(int host) {
     stats_.add("failures.deferred");
     trace_.emit(0, now, "failure_deferred", {{"node", host}});
     deferred_.push_back(host);
+    update_held();
     return;
   }
   std::vector<NodeId> victims;

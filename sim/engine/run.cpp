@@ -242,12 +242,21 @@ void Run::set_app_finished(NodeId node, bool finished) {
   if (finished_[node] == finished) return;
   finished_[node] = finished;
   finished_count_ += finished ? 1 : -1;
-  const double now = sg4::Engine::get_clock();
   if (finished_count_ == num_nodes()) {
-    all_finished_date_ = now;
+    all_finished_date_ = sg4::Engine::get_clock();
+    if (first_all_finished_ < 0) first_all_finished_ = all_finished_date_;
+  }
+  update_held();
+}
+
+void Run::update_held() {
+  // Held open: every process finished, yet the run goes on with no recovery to finish and no
+  // failure waiting to strike (those are the failures' business, not a protocol holding it).
+  const bool held = finished_count_ == num_nodes() && open_recoveries_ == 0 && deferred_.empty() && !over_;
+  const double now = sg4::Engine::get_clock();
+  if (held && all_finished_since_ < 0) {
     all_finished_since_ = now;
-    if (first_all_finished_ < 0) first_all_finished_ = now;
-  } else if (all_finished_since_ >= 0) {
+  } else if (!held && all_finished_since_ >= 0) {
     held_open_ += now - all_finished_since_;
     all_finished_since_ = -1;
   }
@@ -353,6 +362,7 @@ void Run::failure_arrival(NodeId victim) {
     stats_.add("failures.deferred");
     trace_.emit(0, now, "failure_deferred", {{"node", victim}});
     deferred_.push_back(victim);
+    update_held();
     return;
   }
   strike(victim);
@@ -387,6 +397,7 @@ void Run::strike(NodeId victim, bool work_recorded) {
     for (NodeId n = 0; n < num_nodes(); n++)
       if (up_[n] || n == victim) recoveries_[id].to_report.insert(n);
   open_recoveries_++;
+  update_held();
   purge_wire(victim);
   store_.holder_failed(victim);          // its memory is gone: its own copies and those it held for others
   for (auto& [rid, rec] : recoveries_) { // it will never process the notices sent to it
@@ -530,6 +541,7 @@ void Run::recovery_done(FailureId id) {
   Recovery& rec = it->second;
   rec.done = true;
   open_recoveries_--;
+  update_held();
   note_activity(); // the run moves on, if only from failure to failure: not the watchdog's case
   const double now = sg4::Engine::get_clock();
   stats_.add("recovery_time", now - rec.date);
@@ -560,6 +572,7 @@ void Run::release_deferred() {
   while (!deferred_.empty() && open_recoveries_ == 0 && !over_) {
     NodeId v = deferred_.front();
     deferred_.pop_front();
+    update_held();
     failure_arrival(v);
   }
 }

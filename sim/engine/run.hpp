@@ -152,6 +152,9 @@ class Run {
   void create_actors();
   // run_watchdog.cpp: a run that cannot progress ends as stuck (sim/engine/watchdog.hpp).
   void start_watchdog();
+  /** @brief Whether the run is held open now (every process finished, no recovery, no deferred
+   *  failure): the watchdog counts that time. */
+  void update_held();
   void end_stuck(const std::string& why);
   std::string pending_report() const;
   void release_deferred();
@@ -210,8 +213,8 @@ class Run {
   int quiet_count_ = 0;
   int finished_count_ = 0;
   double all_finished_date_ = -1;
-  double all_finished_since_ = -1; // -1 unless every process is finished now
-  double held_open_ = 0;           // closed stretches with every process finished (the watchdog)
+  double all_finished_since_ = -1; // since when the run is held open (update_held), -1: not now
+  double held_open_ = 0;           // closed stretches of it (the watchdog)
   double first_all_finished_ = -1;
   std::vector<bool> computing_;
   int computing_count_ = 0;

@@ -2,8 +2,8 @@
  * toward a node that died before it answered, a lost message nobody re-sends) would hold the run
  * open while failures keep striking, and the simulation would never stop. The watchdog's rules
  * are plain functions of what the engine observes, so that they are tested without SimGrid:
- *   - held open: every application process was finished, and the run still open, for `limit`
- *     seconds in all. Counted over every such stretch, not only the current one: failures that
+ *   - held open: every application process was finished, no recovery open, no failure deferred,
+ *     and the run still open, for `limit` seconds in all. Counted over every such stretch, not only the current one: failures that
  *     keep rolling finished processes back cut the stretches short, but legitimate activity after
  *     the last process finished (a CLC, a wave, a collection) lasts seconds each time;
  *   - stalled: for `limit` seconds in a row the application made no progress: no process computed
