@@ -8,7 +8,7 @@
  * restart asked of them (DONE). */
 #pragma once
 
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <cstdint>
 

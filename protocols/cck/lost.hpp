@@ -21,7 +21,7 @@
  * see local_order() in graph.hpp. */
 #pragma once
 
-#include "protocols/cck/graph.hpp"
+#include "protocols/cck/dataflow.hpp"
 
 #include <cstdint>
 #include <optional>

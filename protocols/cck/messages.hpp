@@ -3,7 +3,7 @@
  * piggyback of application messages. */
 #pragma once
 
-#include "protocols/cck/graph.hpp"
+#include "protocols/cck/dataflow.hpp"
 #include "protocols/cck/lost.hpp"
 #include "sim/net/envelope.hpp"
 

@@ -22,8 +22,8 @@
 #pragma once
 
 #include "protocols/cck/messages.hpp"
-#include "protocols/protocol.hpp"
 #include "sim/app/stencil.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <map>
 #include <set>

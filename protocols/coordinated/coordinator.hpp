@@ -11,7 +11,7 @@
 #pragma once
 
 #include "protocols/coordinated/trigger.hpp"
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <optional>
 

@@ -12,7 +12,7 @@
  * do with the processes blocked in the operation. */
 #pragma once
 
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <map>
 #include <optional>

@@ -13,7 +13,7 @@
 
 #include "protocols/hc3i/ddv.hpp"
 #include "protocols/hc3i/messages.hpp"
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <deque>
 #include <map>

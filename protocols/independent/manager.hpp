@@ -10,7 +10,7 @@
 
 #include "protocols/independent/messages.hpp"
 #include "protocols/independent/units.hpp"
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <map>
 #include <optional>

@@ -6,7 +6,7 @@
 #pragma once
 
 #include "protocols/msglog/messages.hpp"
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <map>
 #include <memory>

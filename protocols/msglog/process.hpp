@@ -10,7 +10,7 @@
 
 #include "protocols/msglog/messages.hpp"
 #include "protocols/msglog/state.hpp"
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <deque>
 #include <map>

@@ -5,7 +5,7 @@
  * message of an undone execution is never delivered to the new one, and a message of a newer
  * execution makes a node that has not heard of the failure yet restart first. */
 #include "protocols/epoch.hpp"
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <fmt/format.h>
 

@@ -11,14 +11,14 @@ bool checkpoint_point(std::uint64_t point, std::uint64_t interval) {
   return point >= 2 && (point - 1) % interval == 0;
 }
 
-Points::Points(const cck::TaskGraph& g)
+Points::Points(const dataflow::TaskGraph& g)
     : g_(g) {
   const auto processes = static_cast<std::size_t>(g.processes());
   in_.resize(processes);
   out_.resize(processes);
   version_.reserve(g.communications().size());
   int last = 0;
-  for (const cck::Communication& c : g.communications()) {
+  for (const dataflow::Communication& c : g.communications()) {
     const int v = g.datum(c.source).version;
     // The suffix searches below need versions in tag order: true of the Jacobi graph, whose
     // construction adds the communications of version k before those of k + 1.

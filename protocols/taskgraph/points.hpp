@@ -18,14 +18,14 @@
  * random delivery orders, with both schedules. */
 #pragma once
 
-#include "protocols/cck/graph.hpp"
+#include "sim/app/dataflow/graph.hpp"
 
 #include <cstdint>
 #include <vector>
 
 namespace ckptsim::taskgraph {
 
-using cck::Tag;
+using dataflow::Tag;
 
 /** @brief Whether checkpoint number @p point is taken at point @p point: after every @p interval
  *  iterations, i.e. at points interval + 1, 2 interval + 1, ... (point 1, the start, is the
@@ -34,7 +34,7 @@ bool checkpoint_point(std::uint64_t point, std::uint64_t interval);
 
 class Points {
  public:
-  explicit Points(const cck::TaskGraph& g);
+  explicit Points(const dataflow::TaskGraph& g);
 
   /** @brief The version (iteration) of the datum communication @p t carries. */
   int version(Tag t) const { return version_.at(t); }
@@ -47,13 +47,13 @@ class Points {
   /** @brief The communications received by @p p, ascending (their versions do not decrease). */
   const std::vector<Tag>& incoming(int p) const { return in_.at(static_cast<std::size_t>(p)); }
   const std::vector<Tag>& outgoing(int p) const { return out_.at(static_cast<std::size_t>(p)); }
-  const cck::TaskGraph& graph() const { return g_; }
+  const dataflow::TaskGraph& graph() const { return g_; }
 
  private:
   /** @brief The first position of @p tags (ascending) not covered by @p point. */
   std::size_t first_uncovered(const std::vector<Tag>& tags, std::uint64_t point) const;
 
-  const cck::TaskGraph& g_;
+  const dataflow::TaskGraph& g_;
   std::vector<int> version_;
   std::vector<std::vector<Tag>> in_, out_; // per process
 };

@@ -24,10 +24,10 @@
  * process_recovery.cpp (restart, replay). */
 #pragma once
 
-#include "protocols/protocol.hpp"
 #include "protocols/taskgraph/messages.hpp"
 #include "protocols/taskgraph/sent_log.hpp"
 #include "sim/app/stencil.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <map>
 #include <set>

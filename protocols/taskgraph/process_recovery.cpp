@@ -109,7 +109,7 @@ void Process::on_recover(NodeContext& ctx, const Body& b) {
   r->failure = b.failure;
   r->number = b.number;
   r->resent = msgs.size();
-  const cck::TaskGraph& g = points_.graph();
+  const dataflow::TaskGraph& g = points_.graph();
   for (Tag t : points_.incoming(self_))
     if (g.communication(t).from == b.victim && !points_.covered(t, b.number) && wl_.received(ctx.app_state(), t))
       r->tags.push_back(t);
@@ -132,9 +132,9 @@ void Process::on_replayed(NodeContext& ctx, NodeId from, const Body& b) {
   }
   replied_.insert(from);
   peers_resent_ += b.resent;
-  const cck::TaskGraph& g = points_.graph();
+  const dataflow::TaskGraph& g = points_.graph();
   for (Tag t : b.tags) {
-    const cck::Communication& c = g.communication(t);
+    const dataflow::Communication& c = g.communication(t);
     // Sent before the checkpoint's point, or again already: the oracle keeps that send.
     if (wl_.executed(ctx.app_state(), c.send)) continue;
     ctx.promise_send(c.to, t); // undone by the restore, still held by `from`: owed again

@@ -14,26 +14,26 @@
 namespace ckptsim {
 
 namespace {
-using cck::DataId;
-using cck::TaskId;
-using cck::TaskKind;
+using dataflow::DataId;
+using dataflow::TaskId;
+using dataflow::TaskKind;
 
 constexpr std::uint64_t kChecksumMask = (std::uint64_t{1} << 48) - 1;
 
-cck::Jacobi build_jacobi(const Application& app, const FederationLayout& layout) {
+dataflow::Jacobi build_jacobi(const Application& app, const FederationLayout& layout) {
   const StencilSpec& st = app.stencil;
   const int n = layout.num_nodes();
   if (n <= 0) throw InputError(app.source, "", "the federation has no node to run the stencil on");
   if (auto problem = stencil_partition_problem(st, n))
     throw InputError(app.source, "/" + problem->first, problem->second);
   try {
-    return cck::Jacobi(cck::JacobiSpec{.dims = st.dims,
-                                       .width = st.width,
-                                       .height = st.height,
-                                       .iterations = st.iterations,
-                                       .processes = n,
-                                       .cell_bytes = st.cell_bytes,
-                                       .grid_columns = st.grid_columns});
+    return dataflow::Jacobi(dataflow::JacobiSpec{.dims = st.dims,
+                                                 .width = st.width,
+                                                 .height = st.height,
+                                                 .iterations = st.iterations,
+                                                 .processes = n,
+                                                 .cell_bytes = st.cell_bytes,
+                                                 .grid_columns = st.grid_columns});
   } catch (const std::invalid_argument& e) {
     throw InputError(app.source, "", e.what());
   }
@@ -54,7 +54,7 @@ const StencilState& as_stencil(const AppState& s) {
 StencilWorkload::StencilWorkload(const Application& app, const FederationLayout& layout)
     : spec_(app.stencil)
     , jacobi_(build_jacobi(app, layout)) {
-  const cck::TaskGraph& g = graph();
+  const dataflow::TaskGraph& g = graph();
   const auto processes = static_cast<std::size_t>(g.processes());
   order_.resize(processes);
   local_index_.assign(g.tasks().size(), 0);
@@ -69,11 +69,11 @@ StencilWorkload::StencilWorkload(const Application& app, const FederationLayout&
       if (g.task(mine[i]).kind == TaskKind::Compute) computations_[static_cast<std::size_t>(p)]++;
     }
     auto& order = order_[static_cast<std::size_t>(p)];
-    order = cck::local_order(g, p, spec_.reorder);
+    order = dataflow::local_order(g, p, spec_.reorder);
     for (std::size_t i = 0; i < order.size(); i++) order_pos_[order[i]] = static_cast<std::uint32_t>(i);
   }
   for (DataId d = 0; d < g.data().size(); d++)
-    if (g.datum(d).producer == cck::kNoTask) inputs_[static_cast<std::size_t>(g.datum(d).process)].push_back(d);
+    if (g.datum(d).producer == dataflow::kNoTask) inputs_[static_cast<std::size_t>(g.datum(d).process)].push_back(d);
   for (int c = 0; c < jacobi_.cells(); c++)
     results_[static_cast<std::size_t>(jacobi_.owner(c))].push_back(jacobi_.value(c, spec_.iterations));
 }
@@ -103,7 +103,7 @@ std::uint64_t StencilWorkload::compute_value(const StencilState& s, TaskId t) co
 }
 
 void StencilWorkload::store(StencilState& s, DataId d, std::uint64_t value) const {
-  const cck::Data& datum = graph().datum(d);
+  const dataflow::Data& datum = graph().datum(d);
   const bool wanted = datum.readers.empty() || std::any_of(datum.readers.begin(), datum.readers.end(),
                                                            [&](TaskId r) { return !is_executed(s, r); });
   if (!wanted) return;
@@ -112,7 +112,7 @@ void StencilWorkload::store(StencilState& s, DataId d, std::uint64_t value) cons
     if (is_executed(s, r)) continue;
     auto& m = s.missing[local_index_[r]];
     if (m > 0 && --m == 0 && r != s.current) {
-      const cck::Task& task = graph().task(r);
+      const dataflow::Task& task = graph().task(r);
       if (task.kind == TaskKind::Send)
         s.ready_sends.insert(order_pos_[r]);
       else if (task.kind == TaskKind::Compute)
@@ -142,7 +142,7 @@ void StencilWorkload::rebuild_schedule(StencilState& s) const {
   for (std::size_t pos = s.cursor; pos < order.size(); pos++) {
     const TaskId t = order[pos];
     if (is_executed(s, t)) continue;
-    const cck::Task& task = graph().task(t);
+    const dataflow::Task& task = graph().task(t);
     std::size_t m = 0;
     for (DataId d : task.reads) m += s.values.count(d) ? 0 : 1;
     s.missing[local_index_[t]] = static_cast<std::uint8_t>(m);
@@ -163,12 +163,12 @@ void StencilWorkload::execute(StencilState& s, TaskId t) const {
 std::optional<double> StencilWorkload::advance(AppState& base, NodeId self, std::vector<AppMessage>& sends) const {
   auto& s = as_stencil(base);
   // A step whose work is over but that nobody completed (a state saved at that very moment).
-  if (s.current != cck::kNoTask) complete_step(s, self);
+  if (s.current != dataflow::kNoTask) complete_step(s, self);
   const auto& order = order_[static_cast<std::size_t>(s.process)];
   while (!s.ready_sends.empty()) {
     const TaskId t = order[*s.ready_sends.begin()];
     s.ready_sends.erase(s.ready_sends.begin());
-    const cck::Task& task = graph().task(t);
+    const dataflow::Task& task = graph().task(t);
     const DataId source = task.reads.front();
     AppMessage m;
     m.src = self;
@@ -190,10 +190,10 @@ std::optional<double> StencilWorkload::advance(AppState& base, NodeId self, std:
 
 void StencilWorkload::complete_step(AppState& base, NodeId /*self*/) const {
   auto& s = as_stencil(base);
-  if (s.current == cck::kNoTask) return;
+  if (s.current == dataflow::kNoTask) return;
   const TaskId t = s.current;
   const std::uint64_t value = compute_value(s, t);
-  s.current = cck::kNoTask;
+  s.current = dataflow::kNoTask;
   s.done[local_index_[t]] = 1;
   for (DataId d : graph().task(t).writes) store(s, d, value);
   release_reads(s, t);
@@ -201,7 +201,7 @@ void StencilWorkload::complete_step(AppState& base, NodeId /*self*/) const {
 }
 
 bool StencilWorkload::iteration_done(const StencilState& s, int iteration) const {
-  const cck::Block& b = jacobi_.block(s.process);
+  const dataflow::Block& b = jacobi_.block(s.process);
   const int width = jacobi_.spec().width;
   // Last cells first: the in-order schedule computes them last, so an iteration under way is
   // usually told at the first cell looked at.
@@ -223,7 +223,7 @@ void StencilWorkload::deliver(AppState& base, const AppMessage& msg) const {
   auto& s = as_stencil(base);
   if (msg.seq >= graph().communications().size())
     throw std::logic_error(fmt::format("stencil: message of tag {}: no such communication", msg.seq));
-  const cck::Communication& c = graph().communication(static_cast<cck::Tag>(msg.seq));
+  const dataflow::Communication& c = graph().communication(static_cast<dataflow::Tag>(msg.seq));
   if (c.to != s.process)
     throw std::logic_error(
         fmt::format("stencil: message of tag {} (for process {}) delivered to process {}", msg.seq, c.to, s.process));
@@ -254,14 +254,14 @@ bool StencilWorkload::executed(const AppState& base, TaskId t) const {
   return is_executed(s, t);
 }
 
-bool StencilWorkload::received(const AppState& s, cck::Tag tag) const {
+bool StencilWorkload::received(const AppState& s, dataflow::Tag tag) const {
   return executed(s, graph().communication(tag).receive);
 }
 
 void StencilWorkload::reset_tasks(AppState& base, const std::vector<TaskId>& tasks, const AppState& checkpoint) const {
   auto& s = as_stencil(base);
   const auto& cp = as_stencil(checkpoint);
-  const cck::TaskGraph& g = graph();
+  const dataflow::TaskGraph& g = graph();
   if (cp.process != s.process)
     throw std::invalid_argument(
         fmt::format("stencil: checkpoint of process {} given to reset process {}", cp.process, s.process));
@@ -279,7 +279,7 @@ void StencilWorkload::reset_tasks(AppState& base, const std::vector<TaskId>& tas
   if (reset.empty()) return;
   auto resets = [&](DataId d) {
     const TaskId w = g.datum(d).producer;
-    return w != cck::kNoTask && in_reset[local_index_[w]];
+    return w != dataflow::kNoTask && in_reset[local_index_[w]];
   };
 
   // What the tasks read and no reset task writes must be in memory or in the checkpoint: checked
@@ -297,12 +297,12 @@ void StencilWorkload::reset_tasks(AppState& base, const std::vector<TaskId>& tas
     }
   }
 
-  if (s.current != cck::kNoTask) {
+  if (s.current != dataflow::kNoTask) {
     const auto& reads = g.task(s.current).reads;
     if (std::any_of(reads.begin(), reads.end(), resets)) { // its inputs are to be recomputed
       s.work_done -= std::max(0.0, spec_.task_cost - s.step_remaining);
       s.step_remaining = 0;
-      s.current = cck::kNoTask;
+      s.current = dataflow::kNoTask;
     }
   }
   std::size_t first = s.cursor;

@@ -1,5 +1,5 @@
 /* The "stencil" application (SPEC 2.2, CCK thesis chapter 5): Jacobi 1D or 2D as a data-flow
- * graph (cck::Jacobi: one compute task per cell and iteration, send / receive tasks with unique
+ * graph (dataflow::Jacobi: one compute task per cell and iteration, send / receive tasks with unique
  * tags for the values that cross a block border), block-partitioned over every node of the
  * federation (node p = process p). Each process runs its part of the graph like KAAPI does:
  *   - a task is ready when it has not run and every datum it reads is in memory;
@@ -18,7 +18,7 @@
  * process re-executes some of its tasks. */
 #pragma once
 
-#include "protocols/cck/graph.hpp"
+#include "sim/app/dataflow/graph.hpp"
 #include "sim/app/workload.hpp"
 
 #include <set>
@@ -34,9 +34,9 @@ class StencilState : public AppState {
   // Per task of this process by local index (position in graph().tasks_of(p)): 1 = executed.
   std::vector<std::uint8_t> done;
   // The data of this process in memory: value by datum id.
-  std::unordered_map<cck::DataId, std::uint64_t> values;
+  std::unordered_map<dataflow::DataId, std::uint64_t> values;
   // The compute task of the step under way (kNoTask between steps).
-  cck::TaskId current = cck::kNoTask;
+  dataflow::TaskId current = dataflow::kNoTask;
   // Position in the local order (StencilWorkload::order) before which every task is done.
   std::size_t cursor = 0;
 
@@ -64,17 +64,17 @@ class StencilWorkload : public Workload {
   std::uint64_t result_digest(const AppState& state) const override { return checksum(state); }
   double failure_free_work(NodeId process) const override;
 
-  const cck::Jacobi& jacobi() const { return jacobi_; }
-  const cck::TaskGraph& graph() const { return jacobi_.graph(); }
+  const dataflow::Jacobi& jacobi() const { return jacobi_; }
+  const dataflow::TaskGraph& graph() const { return jacobi_.graph(); }
   /** @brief Position of @p t in graph().tasks_of(its process). */
-  std::uint32_t local_index(cck::TaskId t) const { return local_index_.at(t); }
-  /** @brief @p p's tasks in the order its scheduler prefers them (cck::local_order). */
-  const std::vector<cck::TaskId>& order(int p) const { return order_.at(static_cast<std::size_t>(p)); }
+  std::uint32_t local_index(dataflow::TaskId t) const { return local_index_.at(t); }
+  /** @brief @p p's tasks in the order its scheduler prefers them (dataflow::local_order). */
+  const std::vector<dataflow::TaskId>& order(int p) const { return order_.at(static_cast<std::size_t>(p)); }
   /** @brief @p t has run; @p t must be a task of the state's process. */
-  bool executed(const AppState& s, cck::TaskId t) const;
+  bool executed(const AppState& s, dataflow::TaskId t) const;
   /** @brief The receive task of communication @p tag has run (its message was delivered); @p s is
    *  the receiver's state. */
-  bool received(const AppState& s, cck::Tag tag) const;
+  bool received(const AppState& s, dataflow::Tag tag) const;
   /** @brief CCK partial restart: marks @p tasks (of this process, each executed; a task not
    *  executed is skipped) pending again. Data they write are dropped from memory; data they read
    *  that are not written by one of them are taken from memory if present, else from
@@ -83,7 +83,7 @@ class StencilWorkload : public Workload {
    *  false; cursor moves back. A step under way (current) goes on, unless it reads a datum one of
    *  @p tasks writes: then it is abandoned (current cleared, step_remaining 0, work_done less
    *  the part of it done). */
-  void reset_tasks(AppState& s, const std::vector<cck::TaskId>& tasks, const AppState& checkpoint) const;
+  void reset_tasks(AppState& s, const std::vector<dataflow::TaskId>& tasks, const AppState& checkpoint) const;
   /** @brief 48-bit checksum of the last iteration's values computed by this process (0 until
    *  finished): mix_seed folded over the final value of each of its cells, ascending, masked. */
   std::uint64_t checksum(const AppState& s) const;
@@ -92,23 +92,23 @@ class StencilWorkload : public Workload {
   static std::uint64_t initial_value(int cell);
 
  private:
-  void execute(StencilState& s, cck::TaskId t) const;
-  void store(StencilState& s, cck::DataId d, std::uint64_t value) const;
-  void release_reads(StencilState& s, cck::TaskId t) const;
+  void execute(StencilState& s, dataflow::TaskId t) const;
+  void store(StencilState& s, dataflow::DataId d, std::uint64_t value) const;
+  void release_reads(StencilState& s, dataflow::TaskId t) const;
   void rebuild_schedule(StencilState& s) const;
   void advance_cursor(StencilState& s) const;
-  std::uint64_t compute_value(const StencilState& s, cck::TaskId t) const;
-  bool is_executed(const StencilState& s, cck::TaskId t) const { return s.done[local_index_[t]] != 0; }
+  std::uint64_t compute_value(const StencilState& s, dataflow::TaskId t) const;
+  bool is_executed(const StencilState& s, dataflow::TaskId t) const { return s.done[local_index_[t]] != 0; }
   bool iteration_done(const StencilState& s, int iteration) const;
 
   StencilSpec spec_;
-  cck::Jacobi jacobi_;
-  std::vector<std::vector<cck::TaskId>> order_;   // per process: cck::local_order
-  std::vector<std::uint32_t> local_index_;        // per task: position in tasks_of(its process)
-  std::vector<std::uint32_t> order_pos_;          // per task: position in order_[its process]
-  std::vector<std::vector<cck::DataId>> inputs_;  // per process: the data no task writes
-  std::vector<std::vector<cck::DataId>> results_; // per process: the last version of its cells, ascending
-  std::vector<std::size_t> computations_;         // per process
+  dataflow::Jacobi jacobi_;
+  std::vector<std::vector<dataflow::TaskId>> order_;   // per process: dataflow::local_order
+  std::vector<std::uint32_t> local_index_;             // per task: position in tasks_of(its process)
+  std::vector<std::uint32_t> order_pos_;               // per task: position in order_[its process]
+  std::vector<std::vector<dataflow::DataId>> inputs_;  // per process: the data no task writes
+  std::vector<std::vector<dataflow::DataId>> results_; // per process: the last version of its cells, ascending
+  std::vector<std::size_t> computations_;              // per process
 };
 
 } // namespace ckptsim

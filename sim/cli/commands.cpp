@@ -2,13 +2,13 @@
 
 #include "sim/cli/default_scenario.hpp"
 
-#include "protocols/protocol.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/cli/scenario.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/config/timers.hpp"
 #include "sim/engine/run.hpp"
 #include "sim/platform/platform.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>

@@ -5,9 +5,9 @@
  * (a protocol that handles one failure at a time may defer some: the table says how many). */
 #include "sim/cli/commands.hpp"
 
-#include "protocols/protocol.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/config/input_error.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <fmt/format.h>
 

@@ -2,6 +2,7 @@
  * federations. `ckptsim` alone runs the embedded default scenario; see `ckptsim --help`. */
 #include "sim/cli/commands.hpp"
 #include "sim/config/input_error.hpp"
+#include "sim/version.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
     std::fputs(kUsage, stdout);
     return 0;
   } else if (!args.empty() && args[0] == "--version") {
-    std::printf("ckptsim %s\n", CKPTSIM_VERSION);
+    std::printf("ckptsim %s\n", ckptsim::version());
     return 0;
   }
   try {

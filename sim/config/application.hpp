@@ -61,7 +61,7 @@ struct StencilSpec {
 };
 
 /** @brief Why @p spec cannot be partitioned over @p processes processes (the JSON field to blame,
- *  the problem), or nullopt when it can (same rule as cck::Jacobi's block partition). */
+ *  the problem), or nullopt when it can (same rule as dataflow::Jacobi's block partition). */
 std::optional<std::pair<std::string, std::string>> stencil_partition_problem(const StencilSpec& spec, int processes);
 
 /** @brief The "master-worker" application (LAM/MPI paper, figure 5): C = A x B on n x n matrices,

@@ -4,6 +4,7 @@
 #include "sim/engine/watchdog.hpp"
 #include "sim/failures/detection.hpp"
 #include "sim/node/node_runtime.hpp"
+#include "sim/version.hpp"
 
 #include <simgrid/Exception.hpp>
 #include <simgrid/s4u.hpp>
@@ -682,7 +683,7 @@ RunResult Run::collect(double wall_seconds) {
   res["events"] = events_;
 
   nlohmann::ordered_json doc;
-  doc["ckptsim"] = {{"version", CKPTSIM_VERSION}, {"simgrid", SIMGRID_VERSION_STRING}};
+  doc["ckptsim"] = {{"version", version()}, {"simgrid", SIMGRID_VERSION_STRING}};
   const auto& o = config_.options;
   doc["run"] = {{"protocol", o.protocol},
                 {"params", o.params},

@@ -6,12 +6,12 @@
  * engine, not a channel between protocols. */
 #pragma once
 
-#include "protocols/protocol.hpp"
 #include "sim/engine/run_config.hpp"
 #include "sim/failures/failure_process.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
 #include "sim/platform/platform.hpp"
+#include "sim/protocol/protocol.hpp"
 #include "sim/storage/checkpoint_store.hpp"
 
 #include <deque>

@@ -4,9 +4,9 @@
  * simulated time at the node's speed; a pause stops the work clock. */
 #pragma once
 
-#include "protocols/protocol.hpp"
 #include "sim/net/channels.hpp"
 #include "sim/net/comm_proxies.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <simgrid/s4u.hpp>
 

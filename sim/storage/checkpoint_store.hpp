@@ -5,7 +5,7 @@
  * once, standing for the bytes every holder has. */
 #pragma once
 
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 #include "sim/storage/placement.hpp"
 
 #include <map>

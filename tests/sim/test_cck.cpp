@@ -6,7 +6,7 @@
  *   - no non-failed process re-executes more than a global restart would, and a process that is
  *     not a data-flow ancestor of the failed one re-executes nothing;
  *   - coordinated runs the stencil too (global restart), with the same result. */
-#include "protocols/cck/graph.hpp"
+#include "protocols/cck/dataflow.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -40,9 +40,9 @@ RunConfig cck_config(json topology, json application, double period, std::uint64
 }
 
 /** sum(V_i) at a wave where every process still expects data from all its graph neighbours. */
-long graph_sum_v(const cck::JacobiSpec& spec) {
-  cck::Jacobi j(spec);
-  auto v = cck::neighbour_counts(j.graph());
+long graph_sum_v(const dataflow::JacobiSpec& spec) {
+  dataflow::Jacobi j(spec);
+  auto v = dataflow::neighbour_counts(j.graph());
   return std::accumulate(v.begin(), v.end(), 0L);
 }
 
@@ -86,7 +86,7 @@ TEST(CckWave, MessageCountJacobi2d) {
 
   // The thesis instance, 32 x 64 cells on 32 processes (a 4 x 8 grid of 8 x 8 blocks): 52 grid
   // edges, each counted by both ends.
-  const cck::JacobiSpec thesis{.dims = 2, .width = 32, .height = 64, .iterations = 10, .processes = 32};
+  const dataflow::JacobiSpec thesis{.dims = 2, .width = 32, .height = 64, .iterations = 10, .processes = 32};
   ASSERT_EQ(graph_sum_v(thesis), 104);
   json big{{"kind", "stencil"}, {"dims", 2}, {"width", 32}, {"height", 64}, {"iterations", 10}, {"task_cost", 0.001}};
   auto r2 = run_in_child(cck_config(stencil_topology(32, INFINITY), big, 0.15, 1));

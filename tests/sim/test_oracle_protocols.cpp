@@ -1,7 +1,7 @@
 /* The oracle catches broken protocols: two protocols written for this test, one delivering every
  * message twice, one restarting only the failed process (its undone sends leave orphan
  * deliveries behind). A real protocol (none) on the same runs has no violation. */
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>

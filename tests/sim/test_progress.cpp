@@ -4,8 +4,8 @@
  *   - the engine's watchdog: a protocol that holds a finished run open, or one under which
  *     nothing happens but failures, ends as "stuck: <what is pending>" with exit status 3. The
  *     two offending protocols are registered here only, as the tests' own minimal protocols. */
-#include "protocols/protocol.hpp"
 #include "sim/cli/commands.hpp"
+#include "sim/protocol/protocol.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <fmt/format.h>

@@ -9,7 +9,7 @@
  *   - garbage collection: with checkpoints the logs hold a few iterations of messages, without
  *     them every message;
  *   - bad input: another application kind, a bad interval, overlapping failures. */
-#include "protocols/cck/graph.hpp"
+#include "protocols/cck/dataflow.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -79,9 +79,9 @@ TEST(TaskgraphScenario, OneFailureReplaysWhatTheCheckpointDoesNotCoverAndRollsBa
   EXPECT_EQ(res["result_checksum"].get<std::uint64_t>(), failure_free_checksum(no_failure, app));
 
   // The graph, to tell each message's version.
-  cck::Jacobi jacobi({.dims = 1, .width = 6, .iterations = 10, .processes = 3});
-  const cck::TaskGraph& g = jacobi.graph();
-  auto version = [&](int tag) { return g.datum(g.communication(static_cast<cck::Tag>(tag)).source).version; };
+  dataflow::Jacobi jacobi({.dims = 1, .width = 6, .iterations = 10, .processes = 3});
+  const dataflow::TaskGraph& g = jacobi.graph();
+  auto version = [&](int tag) { return g.datum(g.communication(static_cast<dataflow::Tag>(tag)).source).version; };
 
   double failure_date = -1;
   std::uint64_t last_commit_before = 0;

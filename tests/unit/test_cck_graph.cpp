@@ -1,7 +1,7 @@
 /* The CCK data-flow graph (CCK thesis 4.1.2, 4.1.4), V_i and the wave count 2N + 3 * sum(V_i)
  * (4.2.5), local reordering (4.4.3) and the Jacobi 1D / 2D builders (5.2.1), apart from SimGrid.
  * Every expected value is counted by hand in the comments. */
-#include "protocols/cck/graph.hpp"
+#include "protocols/cck/dataflow.hpp"
 
 #include <gtest/gtest.h>
 

@@ -20,9 +20,9 @@ namespace {
 using testing::layout_of;
 using testing::stencil_app;
 
-using cck::DataId;
-using cck::TaskId;
-using cck::TaskKind;
+using dataflow::DataId;
+using dataflow::TaskId;
+using dataflow::TaskKind;
 
 StencilState& st(AppStateValue& v) { return static_cast<StencilState&>(*v); }
 
@@ -99,12 +99,12 @@ struct Driver {
     moved = moved || !sends.empty() || s.finished;
     if (work) {
       EXPECT_DOUBLE_EQ(*work, w.task_cost());
-      EXPECT_NE(s.current, cck::kNoTask);
+      EXPECT_NE(s.current, dataflow::kNoTask);
       computed[static_cast<std::size_t>(p)].push_back(s.current);
       s.work_done += *work; // what the runtime does while the step runs
       s.step_remaining = 0;
       w.complete_step(s, p);
-      EXPECT_EQ(s.current, cck::kNoTask);
+      EXPECT_EQ(s.current, dataflow::kNoTask);
       EXPECT_DOUBLE_EQ(s.work_done, before + *work); // complete_step adds nothing
       moved = true;
     }
@@ -135,13 +135,13 @@ struct Driver {
     return out;
   }
 
-  /** Memory holds exactly the live data of cck::live_data (thesis 4.2.1, 4.4.2). */
+  /** Memory holds exactly the live data of dataflow::live_data (thesis 4.2.1, 4.4.2). */
   void expect_live_data(int p) const {
     const auto& s = static_cast<const StencilState&>(*states[static_cast<std::size_t>(p)]);
     std::vector<DataId> held;
     for (const auto& [d, v] : s.values) held.push_back(d);
     std::sort(held.begin(), held.end());
-    EXPECT_EQ(held, cck::live_data(w.graph(), p, executed_tasks(p))) << "process " << p;
+    EXPECT_EQ(held, dataflow::live_data(w.graph(), p, executed_tasks(p))) << "process " << p;
   }
 
   const StencilWorkload& w;
@@ -153,7 +153,7 @@ struct Driver {
   bool check_memory = false;
 };
 
-std::size_t count_kind(const cck::TaskGraph& g, int p, TaskKind kind) {
+std::size_t count_kind(const dataflow::TaskGraph& g, int p, TaskKind kind) {
   const auto& mine = g.tasks_of(p);
   return static_cast<std::size_t>(
       std::count_if(mine.begin(), mine.end(), [&](TaskId t) { return g.task(t).kind == kind; }));
@@ -161,7 +161,7 @@ std::size_t count_kind(const cck::TaskGraph& g, int p, TaskKind kind) {
 
 void expect_correct_run(const StencilWorkload& w, Driver& d) {
   const auto expected = reference_checksums(w);
-  const cck::TaskGraph& g = w.graph();
+  const dataflow::TaskGraph& g = w.graph();
   EXPECT_EQ(d.messages, g.communications().size());
   for (int p = 0; p < g.processes(); p++) {
     SCOPED_TRACE("process " + std::to_string(p));
@@ -274,7 +274,7 @@ TEST(Stencil, WaitsForMessagesAndIgnoresCopies) {
   std::vector<AppMessage> from1;
   w.advance(s1, 1, from1);
   ASSERT_EQ(from1.size(), 1u);
-  const cck::Tag tag = static_cast<cck::Tag>(from1[0].seq);
+  const dataflow::Tag tag = static_cast<dataflow::Tag>(from1[0].seq);
   EXPECT_FALSE(w.received(s0, tag));
   w.deliver(s0, from1[0]);
   EXPECT_TRUE(w.received(s0, tag));
@@ -318,7 +318,7 @@ void redeliver(const StencilWorkload& w, Driver& d, int p) {
   std::set<std::uint64_t> queued;
   for (const auto& m : d.inbox[static_cast<std::size_t>(p)]) queued.insert(m.seq);
   for (const auto& m : d.log[static_cast<std::size_t>(p)])
-    if (!w.received(s, static_cast<cck::Tag>(m.seq)) && !queued.count(m.seq)) {
+    if (!w.received(s, static_cast<dataflow::Tag>(m.seq)) && !queued.count(m.seq)) {
       d.inbox[static_cast<std::size_t>(p)].push_back(m);
       queued.insert(m.seq);
     }
@@ -381,10 +381,10 @@ TEST(Stencil, ResetWhatOneSendDependsOnReusingDataInMemory) {
   ASSERT_TRUE(d.run([&] { return executed_count(s) >= total * 3 / 4; }));
   const auto since = executed_since(w, s, cp, p);
   // The last send executed since the checkpoint and what it depends on among those tasks.
-  TaskId send = cck::kNoTask;
+  TaskId send = dataflow::kNoTask;
   for (TaskId t : since)
     if (w.graph().task(t).kind == TaskKind::Send) send = t;
-  ASSERT_NE(send, cck::kNoTask);
+  ASSERT_NE(send, dataflow::kNoTask);
   const auto tasks = closure(w, send, since);
   ASSERT_GT(tasks.size(), 2u);
   ASSERT_LT(tasks.size(), since.size());
@@ -436,7 +436,7 @@ TEST(Stencil, ResetAbandonsAStepWhoseInputsAreRecomputed) {
 
   // Resetting compute(1, 1) (and what reads its output since) abandons the step.
   w.reset_tasks(s, {w.jacobi().compute(1, 1)}, *checkpoint);
-  EXPECT_EQ(s.current, cck::kNoTask);
+  EXPECT_EQ(s.current, dataflow::kNoTask);
   EXPECT_DOUBLE_EQ(s.step_remaining, 0);
   EXPECT_NEAR(s.work_done, w.task_cost(), 1e-12); // compute(0, 1) only
   EXPECT_TRUE(w.executed(s, w.jacobi().compute(0, 1)));
@@ -454,10 +454,10 @@ TEST(Stencil, ResetAbandonsAStepWhoseInputsAreRecomputed) {
   s.step_remaining = 0.5 * w.task_cost();
   const double before = s.work_done;
   const auto sends_tasks = w.graph().tasks_of(0);
-  TaskId sent = cck::kNoTask; // the send of cell 2's version 0
+  TaskId sent = dataflow::kNoTask; // the send of cell 2's version 0
   for (TaskId t : sends_tasks)
     if (w.graph().task(t).kind == TaskKind::Send && w.executed(s, t)) sent = t;
-  ASSERT_NE(sent, cck::kNoTask);
+  ASSERT_NE(sent, dataflow::kNoTask);
   w.reset_tasks(s, {sent}, *checkpoint);
   EXPECT_EQ(s.current, running);
   EXPECT_DOUBLE_EQ(s.work_done, before);

@@ -48,7 +48,7 @@ struct Tightness {
 void run_and_check(const StencilWorkload& w, std::uint64_t seed, Tightness& seen) {
   const int n = w.graph().processes();
   const Points points(w.graph());
-  const cck::TaskGraph& g = w.graph();
+  const dataflow::TaskGraph& g = w.graph();
   std::vector<AppStateValue> states;
   for (int p = 0; p < n; p++) states.push_back(w.initial_state(p, seed));
   std::vector<AppMessage> wire;

@@ -7,6 +7,7 @@
 #include "sim/cli/sweep/aggregate.hpp"
 #include "sim/cli/sweep/process_pool.hpp"
 #include "sim/config/input_error.hpp"
+#include "sim/version.hpp"
 
 #include <fmt/format.h>
 
@@ -151,8 +152,8 @@ ExecuteOutcome execute_runs(const SweepSpec& spec, const std::vector<const RunSp
   if (!folder.empty()) fs::create_directories(folder);
   const fs::path scratch = fs::path(files.jsonl + ".tmp");
   fs::create_directories(scratch);
-  const auto head = table_comments(fmt::format("ckptsim sweep {} (ckptsim {})", spec.file, CKPTSIM_VERSION),
-                                   fingerprint, spec.description);
+  const auto head =
+      table_comments(fmt::format("ckptsim sweep {} (ckptsim {})", spec.file, version()), fingerprint, spec.description);
 
   // The CSV on disk: rewritten whole when a run brings a column it lacks, else appended to.
   std::vector<std::string> csv_stats;

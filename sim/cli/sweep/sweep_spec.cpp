@@ -1,7 +1,7 @@
 #include "sim/cli/sweep/sweep_spec.hpp"
 
-#include "protocols/protocol.hpp"
 #include "sim/config/topology.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include <fmt/format.h>
 

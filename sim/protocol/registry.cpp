@@ -1,4 +1,4 @@
-#include "protocols/protocol.hpp"
+#include "sim/protocol/protocol.hpp"
 
 #include "sim/config/input_error.hpp"
 

@@ -1,5 +1,6 @@
-/* The data-flow graph of an application as CCK sees it (CCK thesis chapter 4), as a plain value
- * apart from SimGrid:
+/* The data-flow graph of an application (CCK thesis chapter 4), as a plain value apart from
+ * SimGrid: the application layer's model of a data-flow application, which the protocols that
+ * need the graph (cck, taskgraph) read:
  *   - Definition 5 (4.1.2): a bipartite DAG of tasks and data; a task reads and writes data, a
  *     datum has at most one writer (one node per data version), so a writer precedes every reader;
  *   - 4.1.4: after the static partition each task belongs to one process and a datum read on
@@ -21,7 +22,7 @@
 #include <utility>
 #include <vector>
 
-namespace ckptsim::cck {
+namespace ckptsim::dataflow {
 
 using TaskId = std::uint32_t;
 using DataId = std::uint32_t;
@@ -110,9 +111,6 @@ class TaskGraph {
 std::vector<int> expected_senders(const TaskGraph& g, int p, const std::vector<bool>& executed = {});
 /** @brief V_i = |expected_senders(i)| for every process (4.2.5). */
 std::vector<int> neighbour_counts(const TaskGraph& g, const std::vector<bool>& executed = {});
-/** @brief Control messages of one CCK wave (4.2.5): N INIT + sum V_i PING, PONG and CONT + N ACK
- *  = 2N + 3 * sum(V_i), N being the number of entries of @p v. */
-std::uint64_t wave_message_count(const std::vector<int>& v);
 
 /** @brief @p p's tasks in the order its scheduler prefers them when several are ready: a
  *  topological order of G^p. Without @p reorder, the order of construction; with it (local
@@ -186,4 +184,4 @@ class Jacobi {
   std::vector<std::vector<std::pair<int, Tag>>> comm_index_; // [k * cells + c]: (receiving process, tag)
 };
 
-} // namespace ckptsim::cck
+} // namespace ckptsim::dataflow

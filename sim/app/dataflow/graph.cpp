@@ -1,6 +1,6 @@
 /* The data-flow graph (CCK thesis 4.1.2, 4.1.4), V_i and the wave count (4.2.3, 4.2.5), local
  * reordering (4.4.3) and the Jacobi builders (5.2.1, SPEC 2.2). See graph.hpp. */
-#include "protocols/cck/graph.hpp"
+#include "sim/app/dataflow/graph.hpp"
 
 #include <fmt/format.h>
 
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace ckptsim::cck {
+namespace ckptsim::dataflow {
 
 namespace {
 void require(bool ok, const std::string& what) {
@@ -125,12 +125,6 @@ std::vector<int> neighbour_counts(const TaskGraph& g, const std::vector<bool>& e
   std::vector<int> v;
   for (int p = 0; p < g.processes(); p++) v.push_back(static_cast<int>(expected_senders(g, p, executed).size()));
   return v;
-}
-
-std::uint64_t wave_message_count(const std::vector<int>& v) {
-  std::uint64_t sum = 0;
-  for (int vi : v) sum += static_cast<std::uint64_t>(vi);
-  return 2 * v.size() + 3 * sum;
 }
 
 std::vector<TaskId> local_order(const TaskGraph& g, int p, bool reorder) {
@@ -311,4 +305,4 @@ std::optional<Tag> Jacobi::communication(int cell, int version, int to) const {
   return std::nullopt;
 }
 
-} // namespace ckptsim::cck
+} // namespace ckptsim::dataflow
