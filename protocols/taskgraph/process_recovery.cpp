@@ -80,6 +80,14 @@ void Process::restore_from(NodeContext& ctx, const Snapshot& s, std::uint64_t nu
   restored_ = true;
   account_log(ctx);
   ctx.trace_event(0, "tg_restored", {{"failure", failure_}, {"checkpoint", number}, {"peers", expected_}});
+  // What the restored state has sent (its send tasks are executed: the re-execution will not send
+  // it again) may never have arrived: a copy still in transfer when this process died died with
+  // it, whatever its version, and no peer reports or replays it. The restored log holds every such
+  // message (a receiver that lacks one cannot have committed a checkpoint covering it): it all goes
+  // again; a receiver that has a message drops the copy by its tag.
+  const std::vector<AppMessage> own = st_.log.all();
+  for (const AppMessage& m : own) ctx.resend_app(m, std::make_shared<Piggyback>(st_.committed));
+  ctx.stats().add("taskgraph.resent_own", static_cast<double>(own.size()));
   auto replayed = std::move(early_replayed_);
   early_replayed_.clear();
   for (const auto& [from, r] : replayed) on_replayed(ctx, from, *r);

@@ -38,6 +38,13 @@ std::vector<AppMessage> SentLog::uncovered(NodeId dst, std::uint64_t point, cons
   return out;
 }
 
+std::vector<AppMessage> SentLog::all() const {
+  std::vector<AppMessage> out;
+  for (const auto& [dst, msgs] : by_dst_)
+    for (const auto& [tag, m] : msgs) out.push_back(m);
+  return out;
+}
+
 std::size_t SentLog::entries_to(NodeId dst) const {
   auto it = by_dst_.find(dst);
   return it == by_dst_.end() ? 0 : it->second.size();

@@ -23,6 +23,9 @@ class SentLog {
   /** @brief The messages to @p dst that point @p point does not cover, by tag: what a restart of
    *  @p dst from its checkpoint @p point may lack. */
   std::vector<AppMessage> uncovered(NodeId dst, std::uint64_t point, const Points& points) const;
+  /** @brief Every message kept, by destination and tag: those no receiver's committed checkpoint
+   *  is known to cover. */
+  std::vector<AppMessage> all() const;
   double entries() const { return entries_; }
   double bytes() const { return bytes_; }
   std::size_t entries_to(NodeId dst) const;

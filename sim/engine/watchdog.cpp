@@ -11,7 +11,10 @@ namespace ckptsim {
 ProgressVerdict check_progress(const ProgressState& s) {
   ProgressVerdict v;
   if (!std::isfinite(s.limit)) return v;
-  if (s.held_open >= s.limit) {
+  // The watchdog wakes at the date computed below; the same sums computed again there may round a
+  // hair below the limit (and a wake-up at "now" would return at once, for ever): a tolerance.
+  const double eps = 1e-9 * std::max(1.0, s.limit);
+  if (s.held_open >= s.limit - eps) {
     v.stuck = true;
     v.why = fmt::format("every application process had finished (first at {:.6g} s), yet the run was held open {} "
                         "in all",
@@ -21,14 +24,14 @@ ProgressVerdict check_progress(const ProgressState& s) {
   if (s.all_finished) v.next_check = s.now + (s.limit - s.held_open);
   // While something computes or the engine has a restart / detection to come, the run moves.
   const double quiet_since = s.busy ? s.now : s.last_activity;
-  if (s.now - quiet_since >= s.limit) {
+  if (s.now - quiet_since >= s.limit - eps) {
     v.stuck = true;
     v.why = fmt::format("the application made no progress for {} (no computation, no application message received "
                         "since {:.6g} s)",
                         units::format_duration(s.now - quiet_since), quiet_since);
     return v;
   }
-  v.next_check = std::min(v.next_check, quiet_since + s.limit);
+  v.next_check = std::max(std::min(v.next_check, quiet_since + s.limit), s.now + eps);
   return v;
 }
 
