@@ -3,6 +3,7 @@
  * deliveries behind). A real protocol (none) on the same runs has no violation. */
 #include "sim/protocol/protocol.hpp"
 #include "tests/support/sim_child.hpp"
+#include "tests/support/test_protocol.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,20 +32,10 @@ class DuplicatingAgent : public LocalRestartAgent {
   }
 };
 
-template <class A>
-class Module : public ProtocolModule {
- public:
-  std::unique_ptr<Agent> make_agent(NodeId, bool) const override { return std::make_unique<A>(); }
-};
-
-const ProtocolRegistration dup{{"test-duplicate",
-                                "delivers every message twice (a broken protocol for tests)",
-                                [](const ProtocolSetup&) { return std::make_unique<Module<DuplicatingAgent>>(); },
-                                {}}};
-const ProtocolRegistration local{{"test-local-restart",
-                                  "restarts only the failed process from scratch (a broken protocol for tests)",
-                                  [](const ProtocolSetup&) { return std::make_unique<Module<LocalRestartAgent>>(); },
-                                  {}}};
+const ProtocolRegistration dup = register_test_protocol<DuplicatingAgent>(
+    "test-duplicate", "delivers every message twice (a broken protocol for tests)");
+const ProtocolRegistration local = register_test_protocol<LocalRestartAgent>(
+    "test-local-restart", "restarts only the failed process from scratch (a broken protocol for tests)");
 
 RunConfig busy_run(const std::string& protocol, double mtbf) {
   RunConfig c = make_config(small_topology(2, 3, mtbf), small_application(2, 1.0, 60.0, 0.6, 0.3));

@@ -7,6 +7,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/protocol/protocol.hpp"
 #include "tests/support/sim_child.hpp"
+#include "tests/support/test_protocol.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -142,20 +143,9 @@ class FreezeAgent : public Agent {
   void on_failure_detected(NodeContext&, const FailureNotice&) override {}
 };
 
-template <class A>
-class TestModule : public ProtocolModule {
- public:
-  std::unique_ptr<Agent> make_agent(NodeId, bool) const override { return std::make_unique<A>(); }
-};
-
-const ProtocolRegistration hold{{"test-hold",
-                                 "tests only: never idle",
-                                 [](const ProtocolSetup&) { return std::make_unique<TestModule<HoldAgent>>(); },
-                                 {}}};
-const ProtocolRegistration freeze{{"test-freeze",
-                                   "tests only: the application never runs",
-                                   [](const ProtocolSetup&) { return std::make_unique<TestModule<FreezeAgent>>(); },
-                                   {}}};
+const ProtocolRegistration hold = register_test_protocol<HoldAgent>("test-hold", "tests only: never idle");
+const ProtocolRegistration freeze =
+    register_test_protocol<FreezeAgent>("test-freeze", "tests only: the application never runs");
 
 RunConfig held(const std::string& protocol) {
   // Two nodes, 50 s of work each, no message, no failure: both finish at 50 s exactly.
