@@ -1,0 +1,248 @@
+/* The Run's failure lifecycle: a failure's arrival (or its deferral), the strike (the host off,
+ * the wire purged, detection and restart scheduled), detection notices, the restart of a new
+ * incarnation, and the recovery's end (node back, reports, quiescence, the consistency check),
+ * after which deferred failures are released. Placement under shrink: placement.cpp. */
+#include "sim/engine/run.hpp"
+
+#include "sim/failures/detection.hpp"
+#include "sim/node/node_runtime.hpp"
+
+#include <simgrid/Exception.hpp>
+#include <simgrid/s4u.hpp>
+
+#include <fmt/format.h>
+
+namespace ckptsim {
+
+void Run::failure_arrival(NodeId victim) {
+  const double now = sg4::Engine::get_clock();
+  stats_.add("failures.arrivals");
+  if (shrinking()) { // the victim is a host, which may run two processes
+    shrink_failure_arrival(victim);
+    return;
+  }
+  if (!up_[victim]) { // a node that is down cannot fail again: per-node rate thinning
+    stats_.add("failures.ignored_down");
+    trace_.emit(1, now, "failure_ignored", {{"node", victim}, {"reason", "down"}});
+    return;
+  }
+  if (!overlapping_allowed() && open_recoveries_ > 0) {
+    stats_.add("failures.deferred");
+    trace_.emit(0, now, "failure_deferred", {{"node", victim}});
+    deferred_.push_back(victim);
+    update_held();
+    return;
+  }
+  strike(victim);
+}
+
+void Run::strike(NodeId victim, bool work_recorded) {
+  const double now = sg4::Engine::get_clock();
+  const FailureId id = next_failure_++;
+  const ClusterId c = platform_.layout.cluster_of(victim);
+  if (!work_recorded) death_work_[victim] = runtimes_[victim] ? runtimes_[victim]->current_work() : 0.0;
+  trace_.emit(0, now, "failure",
+              {{"failure", id},
+               {"node", victim},
+               {"host", shrinking() ? host_of(victim)->get_name() : platform_.layout.host_name(victim)},
+               {"cluster", c}});
+  stats_.add("failures");
+  stats_.add_cluster("failures", c);
+  stats_.record("failures", {{"id", id},
+                             {"date", now},
+                             {"node", victim},
+                             {"host", platform_.layout.host_name(victim)},
+                             {"cluster", c},
+                             {"work_lost_at_victim", death_work_[victim]}});
+  up_[victim] = false;
+  nodes_down_++;
+  set_app_finished(victim, false);
+  set_computing(victim, false);
+  set_quiet(victim, false);
+  set_recovering(victim, false); // its agent is gone; the restarted one speaks for it
+  recoveries_[id] = Recovery{.victim = victim, .date = now};
+  if (protocol_->nodes_report_recovery())
+    for (NodeId n = 0; n < num_nodes(); n++)
+      if (up_[n] || n == victim) recoveries_[id].to_report.insert(n);
+  open_recoveries_++;
+  update_held();
+  purge_wire(victim);
+  store_.holder_failed(victim);          // its memory is gone: its own copies and those it held for others
+  for (auto& [rid, rec] : recoveries_) { // it will never process the notices sent to it
+    rec.notices.erase(victim);
+    // It failed again before everybody could be told it was back: that older failure is settled
+    // by the restart of its next incarnation (Run::restart_complete), which is when it is back.
+    if (rid != id && rec.victim == victim && !rec.back_sent) rec.restarted = false;
+    if (rid != id) rec.to_report.erase(victim); // its restart reports for it
+  }
+  if (protocol_->nodes_report_recovery()) recoveries_[id].to_report.insert(victim);
+  // A message posted at this very date is handled by SimGrid after the host is off: with the dead
+  // actor still the mailbox's eager receiver, SimGrid would start it towards the off host and abort
+  // (CommImpl::start asserts the host is on). Without a receiver it just stays queued, unread.
+  mailbox(victim, incarnation_[victim])->set_receiver(nullptr);
+  if (host_of(victim)->is_on()) host_of(victim)->turn_off(); // off already: the other process of a shared host
+  proxies_.host_failed(victim);
+
+  const auto& f = topology_.failures;
+  const double detected_after = detection_delay(f, now);
+  sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = detected_after] {
+    sg4::this_actor::sleep_for(d);
+    detect(id);
+  });
+  // Under shrink the host never comes back: the process is relaunched on a survivor once the failure
+  // is detected (the LAM/MPI paper's mpirun, cr_wait then lb_fault_app), `downtime` after that.
+  const double restart_after = shrinking() ? detected_after + f.downtime : f.downtime;
+  sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = restart_after] {
+    sg4::this_actor::sleep_for(d);
+    restart(id);
+  });
+  for (auto& [rid, rec] : recoveries_)
+    if (!rec.done && rid != id) maybe_finish_recovery(rid);
+}
+
+void Run::detect(FailureId id) {
+  if (over_) return;
+  Recovery& rec = recoveries_.at(id);
+  rec.detected = true;
+  latest_detected_ = std::max(latest_detected_, id);
+  trace_.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
+  for (NodeId e = 0; e < num_endpoints(); e++) {
+    if (e == rec.victim || !up_[e]) continue;
+    rec.notices.insert(e);
+    send_signal(e, Signal{Signal::Kind::FailureNotice, id, rec.victim, rec.date});
+  }
+  maybe_finish_recovery(id);
+}
+
+void Run::send_signal(NodeId endpoint, Signal signal) {
+  // Under shrink a host that runs two processes goes off with the first one's strike; the second
+  // one's strike follows at the same date (no actor can start on a host that is off).
+  if (!host_of(endpoint)->is_on()) return;
+  auto* env = new Envelope(); // owned by the receiver once delivered (Run::take)
+  env->kind = Envelope::Kind::Signal;
+  env->signal = signal;
+  sg4::Mailbox* mb = mailbox(endpoint, incarnation_[endpoint]);
+  // A helper on the node's own host: the signal crosses only the zero-latency loopback.
+  sg4::Actor::create("signal", host_of(endpoint), [mb, env] {
+    std::unique_ptr<Envelope> owned(env); // freed here unless the node takes it
+    try {
+      mb->put(env, 0);
+      owned.release();
+    } catch (const simgrid::NetworkFailureException&) {
+      // The node was struck while the signal crossed its loopback: it would not have acted on it.
+    }
+  });
+}
+
+std::vector<FailureId> Run::failures_not_back(FailureId except) const {
+  std::vector<FailureId> out;
+  for (const auto& [id, rec] : recoveries_)
+    if (id != except && rec.detected && !rec.back_sent) out.push_back(id);
+  return out;
+}
+
+void Run::restart(FailureId id) {
+  if (over_) return;
+  Recovery& rec = recoveries_.at(id);
+  const NodeId v = rec.victim;
+  if (!place_restart(v)) return; // shrink with no surviving node: the run ended
+  incarnation_[v]++;
+  up_[v] = true;
+  nodes_down_--;
+  // Failures that struck while it was down: it rolls back for them too once restarted (the
+  // coordinator's answer to its RESTARTED), so their recoveries wait for its report as well.
+  if (protocol_->nodes_report_recovery())
+    for (auto& [rid, other] : recoveries_)
+      if (rid > id && !other.done) other.to_report.insert(v);
+  start_node(v, true, FailureNotice{id, v, rec.date, std::max(latest_detected_, id), failures_not_back(id)});
+}
+
+void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
+  sg4::Actor::create(endpoint_name(endpoint), host_of(endpoint), [this, endpoint, restarted, notice] {
+    NodeRuntime rt(*this, endpoint, restarted, notice);
+    rt();
+  });
+}
+
+void Run::notice_processed(FailureId id, NodeId node) {
+  auto it = recoveries_.find(id);
+  if (it == recoveries_.end()) return;
+  it->second.notices.erase(node);
+  maybe_finish_recovery(id);
+}
+
+void Run::restart_complete(FailureId id, NodeId node) {
+  // The node runs again: that also settles its earlier failures whose restart a new failure cut.
+  std::vector<FailureId> settled;
+  for (auto& [rid, rec] : recoveries_)
+    if (rec.victim == node && !rec.restarted && rid <= id) {
+      rec.restarted = true;
+      settled.push_back(rid);
+    }
+  for (FailureId rid : settled) maybe_finish_recovery(rid);
+}
+
+void Run::node_recovered(FailureId up_to, NodeId node) {
+  std::vector<FailureId> touched;
+  for (auto& [rid, rec] : recoveries_)
+    if (rid <= up_to && !rec.done && rec.to_report.erase(node)) touched.push_back(rid);
+  for (FailureId rid : touched) maybe_finish_recovery(rid);
+}
+
+void Run::maybe_finish_recovery(FailureId id) {
+  Recovery& rec = recoveries_.at(id);
+  // Once the victim runs again and everybody was told of the failure, everybody (the victim
+  // included) is told it is back: the moment a global restart may go on.
+  // Sent once every notice was processed, so a node always hears of a failure before its end.
+  if (!rec.back_sent && rec.restarted && rec.detected && rec.notices.empty() && up_[rec.victim]) {
+    rec.back_sent = true;
+    for (NodeId e = 0; e < num_endpoints(); e++)
+      if (up_[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
+  }
+  if (!rec.done && rec.back_sent && rec.to_report.empty() && (!protocol_->recovery_needs_quiescence() || quiescent()))
+    recovery_done(id);
+}
+
+void Run::recovery_done(FailureId id) {
+  auto it = recoveries_.find(id);
+  if (it == recoveries_.end() || it->second.done) return;
+  Recovery& rec = it->second;
+  rec.done = true;
+  open_recoveries_--;
+  update_held();
+  note_activity(); // the run moves on, if only from failure to failure: not the watchdog's case
+  const double now = sg4::Engine::get_clock();
+  stats_.add("recovery_time", now - rec.date);
+  const auto rolled_back = static_cast<double>(rec.rolled_back.size());
+  stats_.add("recoveries_done");
+  stats_.add("rolled_back_processes", rolled_back);
+  stats_.record("recoveries", {{"failure", id},
+                               {"victim", rec.victim},
+                               {"start", rec.date},
+                               {"end", now},
+                               {"duration", now - rec.date},
+                               {"rolled_back", rolled_back}});
+  trace_.emit(0, now, "recovery_done", {{"failure", id}, {"duration", now - rec.date}});
+  if (open_recoveries_ == 0) {
+    // Checked only when no other recovery is under way: a half-done recovery is not a state.
+    check_consistency(false, fmt::format("after the recovery of failure {} (at {})", id, rec.date));
+    if (!deferred_.empty())
+      sg4::Actor::create("release-deferred", platform_.controller, [this] { release_deferred(); });
+  }
+}
+
+void Run::node_rolled_back(NodeId node) {
+  for (auto& [id, rec] : recoveries_)
+    if (!rec.done) rec.rolled_back.insert(node);
+}
+
+void Run::release_deferred() {
+  while (!deferred_.empty() && open_recoveries_ == 0 && !over_) {
+    NodeId v = deferred_.front();
+    deferred_.pop_front();
+    update_held();
+    failure_arrival(v);
+  }
+}
+
+} // namespace ckptsim
