@@ -40,13 +40,7 @@ void Run::shrink_failure_arrival(int host) {
     trace_.emit(1, now, "failure_ignored", {{"node", host}, {"reason", "host off (shrink)"}});
     return;
   }
-  if (!overlapping_allowed() && open_recoveries_ > 0) {
-    stats_.add("failures.deferred");
-    trace_.emit(0, now, "failure_deferred", {{"node", host}});
-    deferred_.push_back(host);
-    update_held();
-    return;
-  }
+  if (defer(host)) return;
   std::vector<NodeId> victims;
   for (NodeId p = 0; p < num_nodes(); p++)
     if (host_index_[p] == host && up_[p]) victims.push_back(p);

@@ -160,6 +160,9 @@ class Run {
   void release_deferred();
   void report_progress();
   void strike(NodeId victim, bool work_recorded = false);
+  /** @brief Holds the failure of @p victim (a node, or a host under shrink) while a recovery runs
+   *  and the overlap policy says so; true when held. */
+  bool defer(int victim);
   void detect(FailureId id);
   void restart(FailureId id);
   void purge_wire(NodeId dead);

@@ -26,14 +26,17 @@ void Run::failure_arrival(NodeId victim) {
     trace_.emit(1, now, "failure_ignored", {{"node", victim}, {"reason", "down"}});
     return;
   }
-  if (!overlapping_allowed() && open_recoveries_ > 0) {
-    stats_.add("failures.deferred");
-    trace_.emit(0, now, "failure_deferred", {{"node", victim}});
-    deferred_.push_back(victim);
-    update_held();
-    return;
-  }
+  if (defer(victim)) return;
   strike(victim);
+}
+
+bool Run::defer(int victim) {
+  if (overlapping_allowed() || open_recoveries_ == 0) return false;
+  stats_.add("failures.deferred");
+  trace_.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"node", victim}});
+  deferred_.push_back(victim);
+  update_held();
+  return true;
 }
 
 void Run::strike(NodeId victim, bool work_recorded) {
