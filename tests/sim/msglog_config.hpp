@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-namespace ckptsim::testing {
+namespace ckptsim::test_support {
 
 inline RunConfig msglog_config(json topology, json application, double period, std::uint64_t seed,
                                const char* variant = "pessimistic") {
@@ -29,4 +29,4 @@ inline json far_logger_topology(std::uint64_t seed, const char* latency) {
   return topo;
 }
 
-} // namespace ckptsim::testing
+} // namespace ckptsim::test_support

@@ -12,11 +12,11 @@
 #include <sstream>
 #include <sys/wait.h>
 
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 using Output = CliOutput;
-Output run(const std::string& args) { return run_cli("compare " + args); }
+Output run_compare(const std::string& args) { return run_cli("compare " + args); }
 
 std::string write(const std::string& name, const nlohmann::json& doc) {
   const std::string path = temp_path(name);
@@ -51,7 +51,7 @@ std::string inputs() {
 
 TEST(CliCompare, SameFailureUnderEveryProtocolAndOneRowEach) {
   const std::string csv = temp_path("cmp.csv");
-  auto o = run("--protocols none,coordinated --seed 3 --csv " + csv + inputs());
+  auto o = run_compare("--protocols none,coordinated --seed 3 --csv " + csv + inputs());
   ASSERT_EQ(o.status, 0) << o.out;
   auto rows = read_csv(csv);
   ASSERT_EQ(rows.size(), 3u) << o.out;
@@ -78,7 +78,7 @@ TEST(CliCompare, SameFailureUnderEveryProtocolAndOneRowEach) {
 
 TEST(CliCompare, AProtocolRejectingTheInputIsReportedAndTheOthersRun) {
   // cck needs a stencil application: its child exits 2, the table says so, the command exits 3.
-  auto o = run("--protocols cck,none --seed 3" + inputs());
+  auto o = run_compare("--protocols cck,none --seed 3" + inputs());
   EXPECT_EQ(o.status, 3) << o.out;
   EXPECT_NE(o.out.find("failed (exit 2)"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("stencil"), std::string::npos) << o.out; // cck's own message
@@ -86,15 +86,15 @@ TEST(CliCompare, AProtocolRejectingTheInputIsReportedAndTheOthersRun) {
 }
 
 TEST(CliCompare, UnknownProtocolOrBadInputIsAnInputError) {
-  auto o = run("--protocols none,nosuch" + inputs());
+  auto o = run_compare("--protocols none,nosuch" + inputs());
   EXPECT_EQ(o.status, 2) << o.out;
   EXPECT_NE(o.out.find("nosuch"), std::string::npos) << o.out;
   std::string files = inputs();
   files.replace(files.find("--topology ") + 11, files.find(" --application") - files.find("--topology ") - 11,
                 "/nonexistent.json");
-  auto bad = run("--protocols none,coordinated" + files);
+  auto bad = run_compare("--protocols none,coordinated" + files);
   EXPECT_EQ(bad.status, 2) << bad.out;
   EXPECT_NE(bad.out.find("/nonexistent.json"), std::string::npos) << bad.out;
-  auto param = run("--protocols none:oops");
+  auto param = run_compare("--protocols none:oops");
   EXPECT_EQ(param.status, 2) << param.out;
 }

@@ -11,16 +11,16 @@
 #include <fstream>
 #include <sys/wait.h>
 
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 using Output = CliOutput;
-Output run(const std::string& args) { return run_cli("" + args); }
+Output run_ckptsim(const std::string& args) { return run_cli("" + args); }
 } // namespace
 
 TEST(Cli, DefaultScenarioRunsAndPrintsItsSummary) {
   const std::string out = temp_path("default.json");
-  auto o = run("--seed 2 --output " + out);
+  auto o = run_ckptsim("--seed 2 --output " + out);
   ASSERT_EQ(o.status, 0) << o.out;
   EXPECT_NE(o.out.find("200 nodes in 2 clusters"), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("makespan"), std::string::npos);
@@ -37,10 +37,10 @@ TEST(Cli, DefaultScenarioRunsAndPrintsItsSummary) {
 }
 
 TEST(Cli, DefaultScenarioMessageMatrixIsNearThePapersTable) {
-  auto o = run("--set topology/mtbf=inf --quiet --output " + temp_path("m.json"));
+  auto o = run_ckptsim("--set topology/mtbf=inf --quiet --output " + temp_path("m.json"));
   ASSERT_EQ(o.status, 0) << o.out;
   const std::string out = temp_path("matrix.json");
-  ASSERT_EQ(run("--set topology/mtbf=inf --quiet --output " + out).status, 0);
+  ASSERT_EQ(run_ckptsim("--set topology/mtbf=inf --quiet --output " + out).status, 0);
   std::ifstream in(out);
   auto m = nlohmann::json::parse(in)["stats"]["matrices"]["app.messages"];
   // Poisson counts: 3 standard deviations of each expected count.
@@ -51,11 +51,11 @@ TEST(Cli, DefaultScenarioMessageMatrixIsNearThePapersTable) {
 }
 
 TEST(Cli, ProtocolsListsNoneAndUnknownProtocolFails) {
-  auto list = run("protocols");
+  auto list = run_ckptsim("protocols");
   ASSERT_EQ(list.status, 0);
   EXPECT_NE(list.out.find("none"), std::string::npos);
   EXPECT_NE(list.out.find("checkpoint_period"), std::string::npos);
-  auto bad = run("--protocol nosuch");
+  auto bad = run_ckptsim("--protocol nosuch");
   EXPECT_EQ(bad.status, 2);
   // The valid names are listed (the list grows with the protocols: checked by name).
   EXPECT_NE(bad.out.find("unknown protocol \"nosuch\" (valid protocols: "), std::string::npos) << bad.out;
@@ -65,13 +65,13 @@ TEST(Cli, ProtocolsListsNoneAndUnknownProtocolFails) {
 
 TEST(Cli, PlatformXmlRoundTripGivesTheSameTimes) {
   const std::string xml = temp_path("fed.xml");
-  ASSERT_EQ(run("platform --output " + xml).status, 0);
+  ASSERT_EQ(run_ckptsim("platform --output " + xml).status, 0);
   // Same scenario, hosts and network from the XML: the same statistics (failures off).
   const std::string a = temp_path("a.json"), b = temp_path("b.json");
   // Protocol none: the XML carries the network, not the topology's checkpoint sizes.
-  ASSERT_EQ(run("--protocol none --set topology/mtbf=inf --quiet --output " + a).status, 0);
+  ASSERT_EQ(run_ckptsim("--protocol none --set topology/mtbf=inf --quiet --output " + a).status, 0);
   std::string app = std::string(CKPTSIM_SOURCE_DIR) + "/workloads/default/application.json";
-  auto o = run("--protocol none --platform " + xml + " --application " + app + " --quiet --output " + b);
+  auto o = run_ckptsim("--protocol none --platform " + xml + " --application " + app + " --quiet --output " + b);
   ASSERT_EQ(o.status, 0) << o.out;
   std::ifstream ia(a), ib(b);
   auto da = nlohmann::json::parse(ia), db = nlohmann::json::parse(ib);
@@ -82,7 +82,7 @@ TEST(Cli, PlatformXmlRoundTripGivesTheSameTimes) {
 
 TEST(Cli, CsvOutputIsOneRowWithTheRunParameters) {
   const std::string out = temp_path("r.csv");
-  ASSERT_EQ(run("--set topology/mtbf=inf --end 1h --quiet --output " + out).status, 0);
+  ASSERT_EQ(run_ckptsim("--set topology/mtbf=inf --end 1h --quiet --output " + out).status, 0);
   std::ifstream in(out);
   std::string header, row, extra;
   std::getline(in, header);

@@ -3,6 +3,7 @@
  * statistics and the same trace with proxies (from the start, or on demand) as without. The run
  * has many waves (proxies retire and are released) and failures during them (a host failure
  * kills a node's proxies with it). */
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -10,7 +11,7 @@
 #include <cstdlib>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 
@@ -18,8 +19,8 @@ RunConfig waves_with_failures(const std::string& trace) {
   json topo = small_topology(2, 9, 30.0); // 18 nodes: a FLUSH broadcast earns a proxy on demand
   topo["failures"] = {{"downtime", 3}, {"detection_delay", 0.5}, {"restart_overhead", 1}};
   for (auto& c : topo["clusters"]) c["checkpoint_size"] = "1MB";
-  RunConfig c = make_config(topo, small_application(2, 1.0, 120.0, 0.5, 0.2),
-                            json{{"default", {{"checkpoint_period", 2.0}}}});
+  RunConfig c =
+      make_config(topo, small_application(2, 1.0, 120.0, 0.5, 0.2), json{{"default", {{"checkpoint_period", 2.0}}}});
   c.options.protocol = "coordinated";
   c.options.seed = 4;
   c.options.trace_file = trace;
@@ -34,10 +35,6 @@ ChildResult run_with_proxies(const char* mode, const std::string& trace) {
   return r;
 }
 
-json without_wall_clock(json doc) {
-  doc["results"].erase("wall_time_s");
-  return doc;
-}
 } // namespace
 
 TEST(CommProxies, SameRunWithAndWithoutProxies) {

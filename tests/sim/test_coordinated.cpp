@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 double counter(const ChildResult& r, const std::string& name) {

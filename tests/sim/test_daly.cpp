@@ -12,7 +12,7 @@
 #include <cstdio>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 TEST(Daly, CoordinatedMeanMakespanMatchesTheModel) {
   const double M = 2000, tau = 500, Ts = 2000, delta = 50, overhead = 10;

@@ -1,4 +1,5 @@
 /* Same inputs and seed: identical statistics and trace. Other seed: other failures. */
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -7,7 +8,7 @@
 #include <sstream>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 
@@ -19,11 +20,6 @@ RunConfig failing_run(std::uint64_t seed, const std::string& trace) {
   c.options.trace_file = trace;
   c.options.trace_level = 2;
   return c;
-}
-
-json without_wall_clock(json doc) {
-  doc["results"].erase("wall_time_s");
-  return doc;
 }
 
 std::vector<double> failure_dates(const json& doc) {

@@ -22,7 +22,7 @@
 #include <vector>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 const std::string kWorkloads = std::string(CKPTSIM_SOURCE_DIR) + "/workloads/hc3i/";

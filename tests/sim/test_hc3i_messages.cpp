@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 TEST(Hc3iMessages, ClcAndGcMessageCountsAreExact) {
   const int clusters = 3, nodes = 4;

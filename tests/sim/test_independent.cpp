@@ -20,7 +20,7 @@
 #include <regex>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 
@@ -45,10 +45,10 @@ RunConfig random_config(int i) {
 
 namespace {
 
-const std::string kDir = std::string(CKPTSIM_SOURCE_DIR) + "/workloads/independent/";
+const std::string kIndependentDir = std::string(CKPTSIM_SOURCE_DIR) + "/workloads/independent/";
 
 json load(const std::string& scenario, const std::string& name) {
-  return json::parse(std::ifstream(kDir + scenario + "/" + name));
+  return json::parse(std::ifstream(kIndependentDir + scenario + "/" + name));
 }
 
 using Deps = std::vector<int>;
@@ -165,7 +165,7 @@ Scenario run_scenario(const std::string& name, int units) {
   Scenario s;
   s.application = load(name, "application.json");
   RunConfig c = make_config(load(name, "topology.json"), s.application, load(name, "timers.json"));
-  c.topology_file = kDir + name + "/topology.json";
+  c.topology_file = kIndependentDir + name + "/topology.json";
   c.options.protocol = "independent";
   c.options.trace_file = temp_path(name + ".jsonl");
   c.options.trace_level = 1;

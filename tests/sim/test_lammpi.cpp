@@ -11,7 +11,7 @@
 #include <fstream>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <map>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 constexpr double kEps = 1e-9;

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 TEST(None, NoViolationOver200SeedsWithFailures) {
   int failures = 0, runs_with_failures = 0;

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 

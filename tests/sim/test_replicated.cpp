@@ -5,12 +5,13 @@
  * restores and from which holder the failed ones load it. Also: the input errors of the model,
  * and the placement used by the other protocols. */
 #include "sim/storage/replicated.hpp"
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 
@@ -37,15 +38,6 @@ RunConfig eight_nodes(const std::vector<int>& victims, double date, const std::s
   c.options.trace_file = temp_path(name + ".jsonl");
   c.options.end_date = 500;
   return c;
-}
-
-// Wave number of a rollback event's reason ("global rollback to wave 2 (failure 3)"), 0 for the
-// initial state.
-std::uint64_t restored_wave(const json& rollback) {
-  const std::string reason = rollback["reason"];
-  const auto at = reason.find("wave ");
-  if (at == std::string::npos) return 0;
-  return std::stoull(reason.substr(at + 5));
 }
 
 } // namespace

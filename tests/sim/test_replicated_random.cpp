@@ -9,6 +9,7 @@
  * RLFFN finds no wave. */
 #include "sim/net/ids.hpp"
 #include "sim/storage/replicated.hpp"
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -19,7 +20,7 @@
 #include <random>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 namespace {
 
@@ -56,12 +57,6 @@ std::vector<Burst> draw_bursts(std::mt19937_64& rng) {
     out.push_back(b);
   }
   return out;
-}
-
-std::uint64_t restored_wave(const json& rollback) {
-  const std::string reason = rollback["reason"];
-  const auto at = reason.find("wave ");
-  return at == std::string::npos ? 0 : std::stoull(reason.substr(at + 5));
 }
 
 // The paper's RLFFN over the waves the trace says exist: per cluster, index within it.

@@ -14,7 +14,7 @@
 #include <fstream>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 namespace fs = std::filesystem;
 
 namespace {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 TEST(WirePurge, FinishedSendOfAFailedSenderIsStillReceived) {
   // c0-1 starts 9 slow transfers, then a small message to c0-0, whose mailbox delivers in the

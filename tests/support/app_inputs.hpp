@@ -6,7 +6,7 @@
 #include "sim/config/topology.hpp"
 #include "sim/platform/layout.hpp"
 
-namespace ckptsim::testing {
+namespace ckptsim::test_support {
 
 /** One cluster "c0" of @p nodes nodes, the other fields at their defaults. */
 inline Topology one_cluster(int nodes) {
@@ -34,4 +34,4 @@ inline Application stencil_app(int dims, int width, int height, int iterations, 
   return app;
 }
 
-} // namespace ckptsim::testing
+} // namespace ckptsim::test_support

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace ckptsim::testing {
+namespace ckptsim::test_support {
 
 CliOutput run_cli(const std::string& args) {
   const std::string cmd = "cd / && " + std::string(CKPTSIM_BINARY) + " " + args + " 2>&1";
@@ -137,4 +137,4 @@ std::string temp_path(const std::string& name) {
   return fmt::format("{}ckptsim-{}-{}-{}", ::testing::TempDir(), getpid(), counter++, name);
 }
 
-} // namespace ckptsim::testing
+} // namespace ckptsim::test_support

@@ -9,7 +9,7 @@
 
 #include <string>
 
-namespace ckptsim::testing {
+namespace ckptsim::test_support {
 
 struct ChildResult {
   int exit_status = -1;    // 0: ran; 2: InputError; 3: other exception
@@ -49,4 +49,4 @@ std::string slurp(const std::string& path);
 /** @brief A fresh temporary file path (not created). */
 std::string temp_path(const std::string& name);
 
-} // namespace ckptsim::testing
+} // namespace ckptsim::test_support

@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-namespace ckptsim::testing {
+namespace ckptsim::test_support {
 
 template <class A>
 class SingleAgentModule : public ProtocolModule {
@@ -22,4 +22,4 @@ ProtocolRegistration register_test_protocol(const std::string& name, const std::
       {name, description, [](const ProtocolSetup&) { return std::make_unique<SingleAgentModule<A>>(); }, {}}};
 }
 
-} // namespace ckptsim::testing
+} // namespace ckptsim::test_support

@@ -13,7 +13,7 @@ namespace ckptsim {
 namespace {
 
 // c0 (4 nodes) and c1 (2 nodes): 6 processes.
-Topology topo() {
+Topology stencil_topology() {
   return parse_topology(json::parse(R"({
     "clusters": [
       {"name": "c0", "nodes": 4, "san": {"latency": "10us", "bandwidth": "80MBps"}},
@@ -40,7 +40,7 @@ testing::AssertionResult fails_with(const std::function<void()>& f, const std::s
 }
 
 testing::AssertionResult app_fails(const json& doc, const std::string& path, const std::string& part) {
-  return fails_with([&] { parse_application(doc, "app.json", topo()); }, path, part);
+  return fails_with([&] { parse_application(doc, "app.json", stencil_topology()); }, path, part);
 }
 
 json with(json doc, const std::string& key, const json& value) {
@@ -53,7 +53,7 @@ json without(json doc, const std::string& key) {
 }
 
 TEST(ConfigStencil, Valid2dFileWithItsDefaults) {
-  const Application app = parse_application(stencil_2d(), "app.json", topo());
+  const Application app = parse_application(stencil_2d(), "app.json", stencil_topology());
   EXPECT_EQ(app.kind, "stencil");
   const StencilSpec& s = app.stencil;
   EXPECT_EQ(s.dims, 2);
@@ -67,7 +67,7 @@ TEST(ConfigStencil, Valid2dFileWithItsDefaults) {
   EXPECT_DOUBLE_EQ(s.task_descriptor_bytes, 1024);
   EXPECT_TRUE(app.deterministic);
 
-  auto w = make_workload(app, FederationLayout(topo()));
+  auto w = make_workload(app, FederationLayout(stencil_topology()));
   auto* stencil = dynamic_cast<StencilWorkload*>(w.get());
   ASSERT_NE(stencil, nullptr);
   EXPECT_EQ(stencil->graph().processes(), 6);
@@ -78,7 +78,7 @@ TEST(ConfigStencil, Valid1dFileWithEveryField) {
   const Application app = parse_application(json::parse(R"({"kind": "stencil", "dims": 1, "width": 60, "iterations": 3,
         "task_cost": 2, "cell_size": "1KiB", "schedule": "reorder", "task_descriptor_size": 0,
         "deterministic": false, "comment": "x"})"),
-                                            "app.json", topo());
+                                            "app.json", stencil_topology());
   const StencilSpec& s = app.stencil;
   EXPECT_EQ(s.dims, 1);
   EXPECT_EQ(s.width, 60);
@@ -87,9 +87,9 @@ TEST(ConfigStencil, Valid1dFileWithEveryField) {
   EXPECT_TRUE(s.reorder);
   EXPECT_DOUBLE_EQ(s.task_descriptor_bytes, 0);
   EXPECT_FALSE(app.deterministic);
-  const Application columns = parse_application(with(stencil_2d(), "grid_columns", 2), "app.json", topo());
+  const Application columns = parse_application(with(stencil_2d(), "grid_columns", 2), "app.json", stencil_topology());
   EXPECT_EQ(columns.stencil.grid_columns, 2);
-  auto w = make_workload(columns, FederationLayout(topo()));
+  auto w = make_workload(columns, FederationLayout(stencil_topology()));
   EXPECT_EQ(static_cast<StencilWorkload&>(*w).jacobi().grid_rows(), 3);
 }
 
@@ -122,7 +122,7 @@ TEST(ConfigStencil, WrongTypesAndValues) {
   EXPECT_TRUE(app_fails(with(stencil_2d(), "deterministic", "yes"), "/deterministic", "expected true or false"));
   json big = with(with(with(stencil_2d(), "width", 1000), "height", 1000), "iterations", 11);
   EXPECT_TRUE(app_fails(big, "/iterations", "1000 x 1000 cells x 11 iterations make 11000000 tasks; at most 10000000"));
-  EXPECT_NO_THROW(parse_application(with(big, "iterations", 10), "app.json", topo())); // the limit itself
+  EXPECT_NO_THROW(parse_application(with(big, "iterations", 10), "app.json", stencil_topology())); // the limit itself
 }
 
 TEST(ConfigStencil, HeightAndGridColumnsAreFor2dOnly) {
@@ -135,7 +135,7 @@ TEST(ConfigStencil, DomainTooSmallForTheProcesses) {
   json one = json::parse(R"({"kind": "stencil", "dims": 1, "width": 5, "iterations": 1, "task_cost": 1})");
   EXPECT_TRUE(app_fails(one, "/width",
                         "6 processes (every node of the federation) need at least one cell each: \"width\" is 5"));
-  EXPECT_NO_THROW(parse_application(with(one, "width", 6), "app.json", topo()));
+  EXPECT_NO_THROW(parse_application(with(one, "width", 6), "app.json", stencil_topology()));
   EXPECT_TRUE(app_fails(with(with(stencil_2d(), "width", 2), "height", 2), "/width",
                         "no grid of 6 processes (every node of the federation) fits 2 x 2 cells"));
   EXPECT_TRUE(app_fails(with(stencil_2d(), "grid_columns", 4), "/grid_columns",

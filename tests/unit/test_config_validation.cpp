@@ -38,7 +38,7 @@ json three_clusters() {
   return t;
 }
 
-Topology topo() { return parse_topology(two_clusters(), "topo.json", ""); }
+Topology two_clusters_topology() { return parse_topology(two_clusters(), "topo.json", ""); }
 
 json stochastic_app() {
   return json::parse(R"({
@@ -74,10 +74,10 @@ testing::AssertionResult topology_fails(const json& doc, const std::string& path
   return fails_with([&] { parse_topology(doc, "topo.json", ""); }, "topo.json", path, part);
 }
 testing::AssertionResult application_fails(const json& doc, const std::string& path, const std::string& part) {
-  return fails_with([&] { parse_application(doc, "app.json", topo()); }, "app.json", path, part);
+  return fails_with([&] { parse_application(doc, "app.json", two_clusters_topology()); }, "app.json", path, part);
 }
 testing::AssertionResult timers_fail(const json& doc, const std::string& path, const std::string& part) {
-  return fails_with([&] { parse_timers(doc, "timers.json", topo()); }, "timers.json", path, part);
+  return fails_with([&] { parse_timers(doc, "timers.json", two_clusters_topology()); }, "timers.json", path, part);
 }
 
 // A fresh folder per test under gtest's temporary directory.
@@ -122,14 +122,15 @@ TEST(ConfigDocumentationKeys, AreNeverReadAsClusterNodeOrTimerNames) {
   // Objects keyed by names (send, nodes, timer sets) accept the same documentation keys as others.
   json a = stochastic_app();
   a["clusters"][0]["send"]["comment"] = "per destination cluster";
-  EXPECT_EQ(parse_application(a, "app.json", topo()).clusters[0].send_probability, (std::vector<double>{0.5, 0.1}));
+  EXPECT_EQ(parse_application(a, "app.json", two_clusters_topology()).clusters[0].send_probability,
+            (std::vector<double>{0.5, 0.1}));
   json s = scripted_app();
   s["nodes"]["comment"] = "node -> actions";
-  EXPECT_EQ(parse_application(s, "app.json", topo()).script.size(), 2u);
+  EXPECT_EQ(parse_application(s, "app.json", two_clusters_topology()).script.size(), 2u);
   json doc = json::parse(R"({"default": {"//": "x", "checkpoint_period": "1h"},
                              "clusters": {"comment": "x", "$schema": "x", "c0": {"comment": "x", "gc_period": "2h"}},
                              "processes": {"//": "x"}})");
-  Timers t = parse_timers(doc, "timers.json", topo());
+  Timers t = parse_timers(doc, "timers.json", two_clusters_topology());
   EXPECT_EQ(t.per_cluster.size(), 1u);
   EXPECT_TRUE(t.per_process.empty());
   EXPECT_DOUBLE_EQ(t.period("gc_period", "c0", "c0-0"), 7200);
@@ -139,7 +140,8 @@ TEST(ConfigTopology, UnknownKeyListsTheKnownKeys) {
   json t = two_clusters();
   t["mtbff"] = "5h";
   EXPECT_TRUE(topology_fails(
-      t, "/mtbff", "unknown field \"mtbff\" (known fields here: clusters, controller, failures, mtbf, platform, storage, wan)"));
+      t, "/mtbff",
+      "unknown field \"mtbff\" (known fields here: clusters, controller, failures, mtbf, platform, storage, wan)"));
   t = two_clusters();
   t["clusters"][1]["san"]["jitter"] = 0;
   EXPECT_TRUE(topology_fails(t, "/clusters/1/san/jitter",
@@ -153,7 +155,8 @@ TEST(ConfigTopology, UnknownKeyOfASingleClusterTopologyStillListsWan) {
   t.erase("wan");
   t["mtbfh"] = 1;
   EXPECT_TRUE(topology_fails(
-      t, "/mtbfh", "unknown field \"mtbfh\" (known fields here: clusters, controller, failures, mtbf, platform, storage, wan)"));
+      t, "/mtbfh",
+      "unknown field \"mtbfh\" (known fields here: clusters, controller, failures, mtbf, platform, storage, wan)"));
 }
 
 TEST(ConfigTopology, MissingField) {
@@ -317,7 +320,7 @@ TEST(ConfigTrace, BadLines) {
 }
 
 TEST(ConfigApplication, ValidStochasticFile) {
-  Application app = parse_application(stochastic_app(), "app.json", topo());
+  Application app = parse_application(stochastic_app(), "app.json", two_clusters_topology());
   EXPECT_DOUBLE_EQ(app.total_time, 3600);
   ASSERT_EQ(app.clusters.size(), 2u);
   EXPECT_EQ(app.clusters[0].compute.kind, Distribution::Kind::Exponential);
@@ -399,7 +402,7 @@ TEST(ConfigApplication, NodeMatrixOfTheWrongShape) {
 }
 
 TEST(ConfigScripted, ValidScript) {
-  Application app = parse_application(scripted_app(), "app.json", topo());
+  Application app = parse_application(scripted_app(), "app.json", two_clusters_topology());
   ASSERT_EQ(app.script.size(), 2u);
   EXPECT_EQ(app.script[0].node, "c0-0");
   ASSERT_EQ(app.script[0].actions.size(), 2u);
@@ -436,12 +439,13 @@ TEST(ConfigTimers, ValidTimersAndPrecedence) {
   json doc = json::parse(R"({"default": {"checkpoint_period": "30min", "gc_period": null},
                              "clusters": {"c1": {"checkpoint_period": "1h"}},
                              "processes": {"c1-1": {"checkpoint_period": "inf", "gc_period": "never"}}})");
-  Timers t = parse_timers(doc, "timers.json", topo());
+  Timers t = parse_timers(doc, "timers.json", two_clusters_topology());
   EXPECT_DOUBLE_EQ(t.period("checkpoint_period", "c0", "c0-0"), 1800);
   EXPECT_DOUBLE_EQ(t.period("checkpoint_period", "c1", "c1-0"), 3600);
   EXPECT_EQ(t.period("checkpoint_period", "c1", "c1-1"), kInf);
   EXPECT_EQ(t.period("gc_period", "c0", "c0-0"), kInf);
-  EXPECT_EQ(parse_timers(json::object(), "t", topo()).period("checkpoint_period", "c0", "c0-0"), kInf); // absent
+  EXPECT_EQ(parse_timers(json::object(), "t", two_clusters_topology()).period("checkpoint_period", "c0", "c0-0"),
+            kInf); // absent
 }
 
 TEST(ConfigTimers, UnknownTimerOrKey) {

@@ -17,7 +17,7 @@
 namespace ckptsim {
 namespace {
 
-using testing::one_cluster;
+using test_support::one_cluster;
 
 Application mw_app(int n, int reps, double row_cost = 0.5) {
   Application app;

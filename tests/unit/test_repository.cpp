@@ -8,7 +8,7 @@
 #include <regex>
 #include <sstream>
 
-using ckptsim::testing::slurp;
+using ckptsim::test_support::slurp;
 
 TEST(Repository, CiRunsTheReadmesTestCommand) {
   const std::string readme = slurp(std::string(CKPTSIM_SOURCE_DIR) + "/README.md");

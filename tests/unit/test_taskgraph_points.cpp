@@ -21,8 +21,8 @@
 namespace ckptsim {
 namespace {
 
-using testing::layout_of;
-using testing::stencil_app;
+using test_support::layout_of;
+using test_support::stencil_app;
 
 using taskgraph::Points;
 using taskgraph::SentLog;
