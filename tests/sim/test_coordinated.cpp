@@ -2,6 +2,7 @@
  * last committed wave, a failure during a wave aborts it, an unrecoverable failure with the
  * buddy model, checkpoint transfers contending for one server, and consistency over many
  * failing runs. */
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -10,17 +11,6 @@ using namespace ckptsim;
 using namespace ckptsim::test_support;
 
 namespace {
-double counter(const ChildResult& r, const std::string& name) {
-  return r.document["stats"]["counters"].value(name, 0.0);
-}
-
-std::vector<json> events(const std::string& trace, const std::string& ev) {
-  std::vector<json> out;
-  for (const auto& e : read_trace(trace))
-    if (e["ev"] == ev) out.push_back(e);
-  return out;
-}
-
 // Two nodes computing 10 s each, a wave every 3 s, failures from the script.
 RunConfig two_nodes(const json& failures, const std::string& storage = "servers") {
   json topo = small_topology(1, 2, INFINITY);
@@ -62,7 +52,7 @@ TEST(Coordinated, FailureRollsEveryProcessBackToTheLastWave) {
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
-  auto rollbacks = events(c.options.trace_file, "rollback");
+  auto rollbacks = trace_events(c.options.trace_file, "rollback");
   ASSERT_EQ(rollbacks.size(), 2u);
   std::set<int> nodes;
   for (const auto& rb : rollbacks) {
@@ -78,7 +68,7 @@ TEST(Coordinated, FailureRollsEveryProcessBackToTheLastWave) {
   EXPECT_EQ(recoveries[0]["rolled_back"], 2);
   EXPECT_EQ(r.document["results"]["rolled_back_per_failure"], 2);
   // The restarted process read its checkpoint from the server; the other used its own copy.
-  EXPECT_EQ(events(c.options.trace_file, "ckpt_load").size(), 1u);
+  EXPECT_EQ(trace_events(c.options.trace_file, "ckpt_load").size(), 1u);
   EXPECT_EQ(counter(r, "storage.bytes_read"), 1e6);
 }
 
@@ -92,11 +82,11 @@ TEST(Coordinated, FailureDuringAWaveAbortsItAndThePreviousWaveIsUsed) {
   ASSERT_EQ(r.exit_status, 0) << r.error;
   EXPECT_EQ(counter(r, "coordinated.waves_aborted"), 1);
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
-  auto rollbacks = events(c.options.trace_file, "rollback");
+  auto rollbacks = trace_events(c.options.trace_file, "rollback");
   ASSERT_EQ(rollbacks.size(), 2u);
   for (const auto& rb : rollbacks)
     EXPECT_NE(rb["reason"].get<std::string>().find("wave 1 "), std::string::npos) << rb.dump();
-  auto aborts = events(c.options.trace_file, "ckpt_abort");
+  auto aborts = trace_events(c.options.trace_file, "ckpt_abort");
   ASSERT_EQ(aborts.size(), 1u);
   EXPECT_EQ(aborts[0]["number"], 2);
 }
@@ -117,7 +107,7 @@ TEST(Coordinated, BuddyCopySurvivesASingleFailure) {
   ASSERT_EQ(r.exit_status, 0) << r.error;
   EXPECT_EQ(r.document["results"]["status"], "completed");
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
-  auto loads = events(c.options.trace_file, "ckpt_load");
+  auto loads = trace_events(c.options.trace_file, "ckpt_load");
   ASSERT_EQ(loads.size(), 1u);
   EXPECT_EQ(loads[0]["from"], "c0-1");
 }

@@ -16,12 +16,12 @@ using namespace ckptsim::test_support;
 namespace {
 const std::string kFigure4Dir = std::string(CKPTSIM_SOURCE_DIR) + "/workloads/hc3i/figure4/";
 
-json load(const std::string& name) { return json::parse(std::ifstream(kFigure4Dir + name)); }
+json load_figure4(const std::string& name) { return json::parse(std::ifstream(kFigure4Dir + name)); }
 
 struct Figure4 : ::testing::Test {
   static void SetUpTestSuite() {
-    application = load("application.json");
-    RunConfig c = make_config(load("topology.json"), application, load("timers.json"));
+    application = load_figure4("application.json");
+    RunConfig c = make_config(load_figure4("topology.json"), application, load_figure4("timers.json"));
     c.topology_file = kFigure4Dir + "topology.json";
     c.options.protocol = "hc3i";
     c.options.trace_file = temp_path("figure4.jsonl");

@@ -52,21 +52,22 @@ json load(const std::string& scenario, const std::string& name) {
 }
 
 using Deps = std::vector<int>;
-using Line = std::vector<std::optional<int>>;
+using IndependentLine = std::vector<std::optional<int>>;
 
 // The recovery line recomputed here from SPEC 3.5, apart from protocols/independent: the failed
 // unit starts from its last checkpoint, the others from their current state; a state holding
 // the delivery of a message sent in an interval >= the checkpoint its sender restores is
 // inconsistent, and its unit moves to its latest older checkpoint that is not.
-bool inconsistent(const Deps& d, const Line& line) {
+bool inconsistent(const Deps& d, const IndependentLine& line) {
   for (std::size_t w = 0; w < d.size(); w++)
     if (line[w] && d[w] >= 0 && d[w] >= *line[w]) return true;
   return false;
 }
 
-Line fixed_point(const std::vector<std::map<int, Deps>>& commits, const std::vector<Deps>& current, int failed) {
+IndependentLine fixed_point(const std::vector<std::map<int, Deps>>& commits, const std::vector<Deps>& current,
+                            int failed) {
   const std::size_t n = commits.size();
-  Line line(n);
+  IndependentLine line(n);
   line[static_cast<std::size_t>(failed)] = commits[failed].empty() ? 0 : commits[failed].rbegin()->first;
   const Deps none(n, -1);
   for (bool changed = true; changed;) {
@@ -89,7 +90,7 @@ Line fixed_point(const std::vector<std::map<int, Deps>>& commits, const std::vec
 struct Replayed {
   int recoveries = 0, mismatches = 0;
   std::string first_mismatch;
-  Line traced, recomputed; // of the last recovery
+  IndependentLine traced, recomputed; // of the last recovery
   std::vector<int> traced_rolled_over, recomputed_rolled_over;
   std::map<int, int> rollbacks;                            // node -> checkpoint, during the last recovery
   std::vector<std::string> replays;                        // labels re-sent after the first failure
@@ -155,14 +156,14 @@ Replayed replay_trace(const std::vector<json>& trace, int units, const std::func
   return r;
 }
 
-struct Scenario {
+struct IndependentScenario {
   json application;
   ChildResult result;
   Replayed seen;
 };
 
-Scenario run_scenario(const std::string& name, int units) {
-  Scenario s;
+IndependentScenario run_scenario(const std::string& name, int units) {
+  IndependentScenario s;
   s.application = load(name, "application.json");
   RunConfig c = make_config(load(name, "topology.json"), s.application, load(name, "timers.json"));
   c.topology_file = kIndependentDir + name + "/topology.json";
@@ -174,13 +175,13 @@ Scenario run_scenario(const std::string& name, int units) {
   return s;
 }
 
-Line expected_line(const json& j) {
-  Line l;
+IndependentLine expected_line(const json& j) {
+  IndependentLine l;
   for (const auto& v : j) l.push_back(v.is_null() ? std::nullopt : std::optional<int>(v.get<int>()));
   return l;
 }
 
-void expect_line_from_trace(const Scenario& s) {
+void expect_line_from_trace(const IndependentScenario& s) {
   ASSERT_EQ(s.result.exit_status, 0) << s.result.error;
   const auto& res = s.result.document["results"];
   EXPECT_EQ(res["status"], "completed");
@@ -202,7 +203,7 @@ void expect_line_from_trace(const Scenario& s) {
 } // namespace
 
 TEST(IndependentScripted, DominoEffectTakesBothProcessesBackToTheirInitialStates) {
-  const Scenario s = run_scenario("domino", 2);
+  const IndependentScenario s = run_scenario("domino", 2);
   expect_line_from_trace(s);
   // The checkpoints the schedule describes, each holding a message of the other's later interval.
   for (const auto& [unit, list] : s.application["expected"]["deps"].items()) {
@@ -222,7 +223,7 @@ TEST(IndependentScripted, DominoEffectTakesBothProcessesBackToTheirInitialStates
 }
 
 TEST(IndependentScripted, OneStepRollbackLeavesTheThirdProcessAlone) {
-  const Scenario s = run_scenario("one-step", 3);
+  const IndependentScenario s = run_scenario("one-step", 3);
   expect_line_from_trace(s);
   EXPECT_EQ(s.seen.replays, s.application["expected"]["replayed"].get<std::vector<std::string>>());
   const auto& rec = s.result.document["stats"]["series"]["independent.recoveries"];

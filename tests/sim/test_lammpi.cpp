@@ -3,6 +3,7 @@
  * that then computes twice as slowly; the paper's periodic / collective trigger rule with its
  * skipped periodic checkpoints), 180 seeded runs with random failures (three triggers x spare /
  * shrink) with 0 oracle violations and the failure-free result digest, and input errors. */
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -16,17 +17,6 @@ using namespace ckptsim::test_support;
 namespace {
 
 constexpr double kTolerance = 0.01; // control messages and loads take micro- to milliseconds
-
-std::vector<json> events(const std::string& trace, const std::string& ev) {
-  std::vector<json> out;
-  for (const auto& e : read_trace(trace))
-    if (e["ev"] == ev) out.push_back(e);
-  return out;
-}
-
-double counter(const ChildResult& r, const std::string& name) {
-  return r.document["stats"]["counters"].value(name, 0.0);
-}
 
 std::string failure_trace(const std::string& name, const std::string& lines) {
   std::string path = temp_path(name);
@@ -77,25 +67,25 @@ TEST(LamMpi, ShrinkRestartsTheWorkerOnASurvivorThatComputesTwiceAsSlowly) {
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
   EXPECT_EQ(r.document["run"]["restart_placement"], "shrink");
 
-  auto moved = events(c.options.trace_file, "process_moved");
+  auto moved = trace_events(c.options.trace_file, "process_moved");
   ASSERT_EQ(moved.size(), 1u);
   EXPECT_NEAR(moved[0]["t"].get<double>(), 18, 1e-9) << "the restart date: detection 16 + downtime 2";
   EXPECT_EQ(moved[0]["node"], 3);
   EXPECT_EQ(moved[0]["from"], "c0-3");
   EXPECT_EQ(moved[0]["to"], "c0-0");
   EXPECT_EQ(moved[0]["processes"], 2);
-  auto shares = events(c.options.trace_file, "cpu_share");
+  auto shares = trace_events(c.options.trace_file, "cpu_share");
   ASSERT_EQ(shares.size(), 1u);
   EXPECT_EQ(shares[0]["node"], 0) << "the master, already on c0-0, slows down";
 
-  auto rollbacks = events(c.options.trace_file, "rollback");
+  auto rollbacks = trace_events(c.options.trace_file, "rollback");
   ASSERT_EQ(rollbacks.size(), 4u);
   for (const auto& rb : rollbacks) {
     EXPECT_NE(rb["reason"].get<std::string>().find("wave 1 "), std::string::npos) << rb.dump();
     EXPECT_NEAR(rb["work"].get<double>(), 12, kTolerance) << rb.dump();
   }
   std::map<int, double> finished;
-  for (const auto& e : events(c.options.trace_file, "app_finished")) finished[e["node"].get<int>()] = e["t"];
+  for (const auto& e : trace_events(c.options.trace_file, "app_finished")) finished[e["node"].get<int>()] = e["t"];
   ASSERT_EQ(finished.size(), 4u);
   EXPECT_NEAR(finished[0], 54, kTolerance);
   EXPECT_NEAR(finished[3], 54, kTolerance);
@@ -122,11 +112,11 @@ TEST(LamMpi, SecondFailureOfASharedHostKillsBothProcesses) {
   EXPECT_EQ(r.document["results"]["status"], "completed");
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
   EXPECT_EQ(r.document["results"]["failures"], 3);
-  auto host = events(c.options.trace_file, "host_failure");
+  auto host = trace_events(c.options.trace_file, "host_failure");
   ASSERT_EQ(host.size(), 1u);
   EXPECT_EQ(host[0]["host"], "c0-0");
   EXPECT_EQ(host[0]["processes"], json::parse("[0, 3]"));
-  auto moved = events(c.options.trace_file, "process_moved");
+  auto moved = trace_events(c.options.trace_file, "process_moved");
   ASSERT_EQ(moved.size(), 3u);
   EXPECT_EQ(moved[1]["to"], "c0-1");
   EXPECT_EQ(moved[2]["to"], "c0-2");
@@ -152,7 +142,7 @@ TEST(LamMpi, BothTriggersFollowThePapersRule) {
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
-  auto triggers = events(c.options.trace_file, "ckpt_trigger");
+  auto triggers = trace_events(c.options.trace_file, "ckpt_trigger");
   ASSERT_EQ(triggers.size(), 4u);
   const double starts[] = {6, 14, 24, 32};
   const char* kinds[] = {"periodic", "collective", "periodic", "collective"};
@@ -162,7 +152,7 @@ TEST(LamMpi, BothTriggersFollowThePapersRule) {
   }
   EXPECT_EQ(triggers[1]["point"], "gather 3");
   EXPECT_EQ(triggers[3]["point"], "gather 6");
-  auto skips = events(c.options.trace_file, "ckpt_skip");
+  auto skips = trace_events(c.options.trace_file, "ckpt_skip");
   ASSERT_EQ(skips.size(), 2u);
   EXPECT_NEAR(skips[0]["t"].get<double>(), 16, kTolerance);
   EXPECT_NEAR(skips[1]["t"].get<double>(), 34, kTolerance);
@@ -293,9 +283,9 @@ TEST(LamMpi, SimultaneousFailuresEndTheRunWhenTheProtocolCannotTakeThem) {
   const std::string status = r.document["results"]["status"];
   EXPECT_EQ(status.rfind("unrecoverable failure: host c0-0 ran 2 processes", 0), 0u) << status;
   EXPECT_NE(status.find("msglog"), std::string::npos) << status;
-  auto moved = events(c.options.trace_file, "process_moved");
+  auto moved = trace_events(c.options.trace_file, "process_moved");
   ASSERT_EQ(moved.size(), 1u) << "the first failure recovered on c0-0";
-  auto end = events(c.options.trace_file, "unrecoverable");
+  auto end = trace_events(c.options.trace_file, "unrecoverable");
   ASSERT_EQ(end.size(), 1u);
   EXPECT_NEAR(end[0]["t"].get<double>(), 25, 1e-9);
   EXPECT_EQ(end[0]["reason"], "simultaneous failures");
@@ -352,7 +342,7 @@ TEST(LamMpi, HeartbeatDetectsAtTheLastBeatPlusTimeout) {
                                 {"downtime", 6}};
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
-  auto detected = events(c.options.trace_file, "failure_detected");
+  auto detected = trace_events(c.options.trace_file, "failure_detected");
   ASSERT_EQ(detected.size(), 1u);
   EXPECT_NEAR(detected[0]["t"].get<double>(), 19, 1e-9);
 }

@@ -13,6 +13,7 @@
  * back, 0 violations, and replays that used determinants the logger never had, from the copies
  * piggybacked to peers (seen in the trace); the stencil recovers with the right checksum. */
 #include "tests/sim/msglog_config.hpp"
+#include "tests/support/results.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,11 +25,6 @@ using namespace ckptsim;
 using namespace ckptsim::test_support;
 
 namespace {
-
-double counter(const json& doc, const char* name) {
-  const auto& c = doc["stats"]["counters"];
-  return c.contains(name) ? c[name].get<double>() : 0.0;
-}
 
 /** Every rollback between a failure and the end of its recovery is on the failed node; returns
  *  how many rollbacks there were (failures are one at a time under msglog). */

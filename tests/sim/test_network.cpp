@@ -11,7 +11,7 @@ using namespace ckptsim;
 using namespace ckptsim::test_support;
 
 namespace {
-constexpr double kEps = 1e-9;
+constexpr double kDateEps = 1e-9;
 constexpr double kSanLat = 10e-6, kSanBw = 80e6, kWanLat = 150e-6;
 // Protocol none piggybacks its 8-byte epoch on every application message.
 constexpr double kBytes = 1e6 + 8;
@@ -58,12 +58,12 @@ TEST(Network, MessageTimesAreLatencyPlusSizeOverBandwidth) {
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
   auto d = send_deliver_dates(c.options.trace_file);
-  EXPECT_NEAR(d["san"].first, 0.0, kEps);
-  EXPECT_NEAR(d["san"].second, kSanLat + kBytes / kSanBw, kEps); // 0.0125101
-  EXPECT_NEAR(d["wan"].first, 1.0, kEps);
+  EXPECT_NEAR(d["san"].first, 0.0, kDateEps);
+  EXPECT_NEAR(d["san"].second, kSanLat + kBytes / kSanBw, kDateEps); // 0.0125101
+  EXPECT_NEAR(d["wan"].first, 1.0, kDateEps);
   // The path crosses the sender's SAN link, the WAN and the receiver's SAN link: the SAN's
   // 80 MB/s is the bottleneck of the 100 MB/s WAN.
-  EXPECT_NEAR(d["wan"].second - d["wan"].first, kSanLat + kWanLat + kBytes / kSanBw, kEps); // 0.0126601
+  EXPECT_NEAR(d["wan"].second - d["wan"].first, kSanLat + kWanLat + kBytes / kSanBw, kDateEps); // 0.0126601
 }
 
 TEST(Network, LaterSmallerMessageArrivesAfterTheLargerOne) {
@@ -77,7 +77,7 @@ TEST(Network, LaterSmallerMessageArrivesAfterTheLargerOne) {
   // Alone, the small message would take 22.5 us; it overtook the large one on the network and
   // waited for it in the channel, so both are delivered at the same date.
   EXPECT_GT(d["big"].second - d["big"].first, 0.0125);
-  EXPECT_NEAR(d["small"].second, d["big"].second, kEps);
+  EXPECT_NEAR(d["small"].second, d["big"].second, kDateEps);
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
 }
 

@@ -15,13 +15,6 @@ using namespace ckptsim::test_support;
 
 namespace {
 
-std::vector<json> events(const std::string& trace, const std::string& ev) {
-  std::vector<json> out;
-  for (const auto& e : read_trace(trace))
-    if (e["ev"] == ev) out.push_back(e);
-  return out;
-}
-
 // 8 nodes computing 20 s each, a wave 3 s after the start and 3 s after each commit (waves 1, 2, 3
 // commit just after 3, 6 and 9 s), the victims failing together at @p date.
 RunConfig eight_nodes(const std::vector<int>& victims, double date, const std::string& name) {
@@ -59,14 +52,14 @@ TEST(ReplicatedStorage, NewestWaveLostForANodeRestoresThePreviousOne) {
   EXPECT_EQ(res["replicated_storage"]["clusters"][0]["mnf_guaranteed"], true);
 
   // Three waves were committed before the burst.
-  auto commits = events(c.options.trace_file, "ckpt_commit");
+  auto commits = trace_events(c.options.trace_file, "ckpt_commit");
   int before = 0;
   for (const auto& e : commits)
     if (e["node"] == 8 && e["t"].get<double>() < 10) before++;
   ASSERT_EQ(before, 3);
   // The coordinator's decisions: wave 3 skipped (c0-0's copies lost), wave 2 chosen, once per
   // failure notice, each naming the three failed nodes.
-  auto lines = events(c.options.trace_file, "recovery_line");
+  auto lines = trace_events(c.options.trace_file, "recovery_line");
   ASSERT_GE(lines.size(), 1u);
   for (const auto& l : lines) {
     EXPECT_EQ(l["line"], 2) << l.dump();
@@ -77,13 +70,14 @@ TEST(ReplicatedStorage, NewestWaveLostForANodeRestoresThePreviousOne) {
   }
   // Every node's last rollback of the recovery restores wave 2.
   std::map<int, std::uint64_t> restored;
-  for (const auto& rb : events(c.options.trace_file, "rollback")) restored[rb["node"].get<int>()] = restored_wave(rb);
+  for (const auto& rb : trace_events(c.options.trace_file, "rollback"))
+    restored[rb["node"].get<int>()] = restored_wave(rb);
   ASSERT_EQ(restored.size(), 8u);
   for (const auto& [node, wave] : restored) EXPECT_EQ(wave, 2u) << "node " << node;
   // The failed nodes load wave 2 from the paper's recovery holder (first live receiver); the
   // others restore it from their own memory.
   std::map<int, std::string> from;
-  for (const auto& l : events(c.options.trace_file, "ckpt_load")) {
+  for (const auto& l : trace_events(c.options.trace_file, "ckpt_load")) {
     EXPECT_EQ(l["number"], 2) << l.dump();
     from[l["node"].get<int>()] = l["from"];
   }
@@ -91,7 +85,7 @@ TEST(ReplicatedStorage, NewestWaveLostForANodeRestoresThePreviousOne) {
   for (int v : f) EXPECT_EQ(from[v], "c0-" + std::to_string(replicated::recovery_holder(v, 2, f, s, 8)));
   // Numbering follows the execution line: the wave after the rollback to 2 is 3 again.
   double last_rollback = 0;
-  for (const auto& rb : events(c.options.trace_file, "rollback")) last_rollback = rb["t"];
+  for (const auto& rb : trace_events(c.options.trace_file, "rollback")) last_rollback = rb["t"];
   std::vector<std::uint64_t> after;
   for (const auto& e : commits)
     if (e["node"] == 8 && e["t"].get<double>() > last_rollback) after.push_back(e["number"]);
@@ -127,9 +121,9 @@ TEST(ReplicatedStorage, NoKeptWaveSurvivesIsUnrecoverable) {
       << status;
   EXPECT_TRUE(res["makespan"].is_null());
   // Decided before any load: nobody rolled back or read a copy.
-  EXPECT_TRUE(events(c.options.trace_file, "ckpt_load").empty());
-  EXPECT_TRUE(events(c.options.trace_file, "rollback").empty());
-  auto un = events(c.options.trace_file, "unrecoverable");
+  EXPECT_TRUE(trace_events(c.options.trace_file, "ckpt_load").empty());
+  EXPECT_TRUE(trace_events(c.options.trace_file, "rollback").empty());
+  auto un = trace_events(c.options.trace_file, "unrecoverable");
   ASSERT_EQ(un.size(), 1u);
   EXPECT_EQ(un[0]["searched"], json::parse("[3, 2]"));
   // The command line says so too, with its exit status.
@@ -145,8 +139,8 @@ TEST(ReplicatedStorage, BeforeSdWavesTheInitialStateIsTheFallback) {
   ASSERT_EQ(r.exit_status, 0) << r.error;
   ASSERT_EQ(r.document["results"]["status"], "completed");
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
-  for (const auto& l : events(c.options.trace_file, "recovery_line")) EXPECT_EQ(l["line"], 0) << l.dump();
-  auto rollbacks = events(c.options.trace_file, "rollback");
+  for (const auto& l : trace_events(c.options.trace_file, "recovery_line")) EXPECT_EQ(l["line"], 0) << l.dump();
+  auto rollbacks = trace_events(c.options.trace_file, "rollback");
   ASSERT_FALSE(rollbacks.empty());
   for (const auto& rb : rollbacks) EXPECT_EQ(restored_wave(rb), 0u) << rb.dump();
 }
@@ -198,7 +192,7 @@ TEST(ReplicatedStorage, EveryProtocolSavesToTheFormulasReceivers) {
       EXPECT_EQ(res["consistency"]["violations"], 0) << protocol << " seed " << seed;
       failures += res["failures"].get<int>();
       int saves = 0;
-      for (const auto& e : events(c.options.trace_file, "ckpt_save")) {
+      for (const auto& e : trace_events(c.options.trace_file, "ckpt_save")) {
         const int node = e["node"];
         std::vector<std::string> want;
         for (int to : replicated::receivers(node % 6, e["number"].get<std::uint64_t>(), s, 6))

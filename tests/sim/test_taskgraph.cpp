@@ -10,6 +10,7 @@
  *     them every message;
  *   - bad input: another application kind, a bad interval, overlapping failures. */
 #include "protocols/cck/dataflow.hpp"
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -22,11 +23,6 @@ using namespace ckptsim;
 using namespace ckptsim::test_support;
 
 namespace {
-
-double counter(const json& doc, const char* name) {
-  const auto& c = doc["stats"]["counters"];
-  return c.contains(name) ? c[name].get<double>() : 0.0;
-}
 
 json stencil_1d(int width, int iterations, double cost) {
   return {{"kind", "stencil"}, {"dims", 1}, {"width", width}, {"iterations", iterations}, {"task_cost", cost}};

@@ -23,7 +23,7 @@ struct Outcome {
   std::string err;
 };
 
-std::string slurp(const fs::path& path) {
+std::string read_text(const fs::path& path) {
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
@@ -57,8 +57,8 @@ class CliValidate : public testing::Test {
     int raw = std::system(cmd.c_str());
     Outcome o;
     o.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    o.out = slurp(out);
-    o.err = slurp(err);
+    o.out = read_text(out);
+    o.err = read_text(err);
     return o;
   }
 

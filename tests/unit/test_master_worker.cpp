@@ -29,7 +29,7 @@ Application mw_app(int n, int reps, double row_cost = 0.5) {
   return app;
 }
 
-struct Driver {
+struct MasterWorkerDriver {
   const MasterWorkerWorkload& w;
   std::vector<AppStateValue> states;
   std::deque<AppMessage> wire;
@@ -37,7 +37,7 @@ struct Driver {
   std::map<NodeId, std::vector<std::string>> points; // "kind number" in the order first seen
   std::vector<double> work;
 
-  Driver(const MasterWorkerWorkload& wl, int p)
+  MasterWorkerDriver(const MasterWorkerWorkload& wl, int p)
       : w(wl)
       , work(static_cast<std::size_t>(p), 0.0) {
     for (NodeId i = 0; i < p; i++) states.push_back(w.initial_state(i, 7));
@@ -99,7 +99,7 @@ TEST(MasterWorker, RowsAreBlockPartitioned) {
 TEST(MasterWorker, FailureFreeRunSendsTheCollectivesAndComputesTheExpectedDigest) {
   const int p = 4, n = 8, reps = 3;
   MasterWorkerWorkload w(mw_app(n, reps), FederationLayout(one_cluster(p)));
-  Driver d(w, p);
+  MasterWorkerDriver d(w, p);
   d.run();
   for (const auto& s : d.states) ASSERT_TRUE(s->finished);
   ASSERT_EQ(d.sent.size(), static_cast<std::size_t>(reps * 3 * (p - 1)));
@@ -142,10 +142,10 @@ TEST(MasterWorker, RestoredCopyRecomputesTheSameResult) {
   // the second repetition's B again (a global rollback re-sends it), and the run ends the same.
   const int p = 3;
   MasterWorkerWorkload w(mw_app(6, 2), FederationLayout(one_cluster(p)));
-  Driver d(w, p);
+  MasterWorkerDriver d(w, p);
   d.run();
   const std::uint64_t digest = d.digest();
-  Driver again(w, p);
+  MasterWorkerDriver again(w, p);
   again.run();
   EXPECT_EQ(again.digest(), digest) << "deterministic";
   AppStateValue fresh = w.initial_state(1, 7);
@@ -163,7 +163,7 @@ TEST(MasterWorker, EarlyDeliveriesDoNotChangeWhatAStepComputes) {
   // the step that uses them. They must wait for it, not overwrite the current repetition's data.
   const int p = 3;
   MasterWorkerWorkload w(mw_app(6, 2), FederationLayout(one_cluster(p)));
-  Driver d(w, p);
+  MasterWorkerDriver d(w, p);
   d.run();
   std::map<std::pair<NodeId, std::string>, std::vector<AppMessage>> by; // (dst or src, label) in order
   for (const auto& m : d.sent) by[{m.label == "C" ? m.src : m.dst, m.label}].push_back(m);

@@ -157,7 +157,7 @@ MiniValidator schema(const std::string& name) {
 }
 
 // The two-cluster federation the table of documents below refers to (c0: 4 nodes, c1: 2 nodes).
-Topology two_clusters() {
+Topology two_cluster_topology() {
   return parse_topology(json::parse(R"({"clusters": [
       {"name": "c0", "nodes": 4, "san": {"latency": 0, "bandwidth": 1e8}},
       {"name": "c1", "nodes": 2, "san": {"latency": 0, "bandwidth": 1e8}}],
@@ -262,7 +262,7 @@ std::set<std::string> schema_fields(const std::string& name, const std::string& 
 }
 
 TEST(Schemas, AllowExactlyTheFieldsTheLoaderKnows) {
-  const Topology topo = two_clusters();
+  const Topology topo = two_cluster_topology();
   auto topology = [&](const char* text) { return loader_fields([&] { parse_topology(json::parse(text), "t", ""); }); };
   auto application = [&](const char* text) {
     return loader_fields([&] { parse_application(json::parse(text), "a", topo); });
@@ -465,7 +465,7 @@ const Case kCases[] = {
 #undef LINK
 
 TEST(Schemas, AgreeWithTheLoaderOnValidAndBrokenDocuments) {
-  const Topology topo = two_clusters();
+  const Topology topo = two_cluster_topology();
   for (const auto& c : kCases) {
     json doc = json::parse(c.doc);
     std::string why = "accepted";

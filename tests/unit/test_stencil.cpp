@@ -65,8 +65,8 @@ std::vector<std::uint64_t> reference_checksums(const StencilWorkload& w) {
 }
 
 /* Plays the runtime and the network for every process, in turns. */
-struct Driver {
-  explicit Driver(const StencilWorkload& workload)
+struct StencilDriver {
+  explicit StencilDriver(const StencilWorkload& workload)
       : w(workload) {
     const int n = w.graph().processes();
     for (int p = 0; p < n; p++) states.push_back(w.initial_state(p, 7));
@@ -159,7 +159,7 @@ std::size_t count_kind(const dataflow::TaskGraph& g, int p, TaskKind kind) {
       std::count_if(mine.begin(), mine.end(), [&](TaskId t) { return g.task(t).kind == kind; }));
 }
 
-void expect_correct_run(const StencilWorkload& w, Driver& d) {
+void expect_correct_run(const StencilWorkload& w, StencilDriver& d) {
   const auto expected = reference_checksums(w);
   const dataflow::TaskGraph& g = w.graph();
   EXPECT_EQ(d.messages, g.communications().size());
@@ -184,7 +184,7 @@ void expect_correct_run(const StencilWorkload& w, Driver& d) {
 
 TEST(Stencil, Jacobi1dRoundRobinComputesTheRecurrence) {
   const StencilWorkload w(stencil_app(1, 12, 1, 5), layout_of(3));
-  Driver d(w);
+  StencilDriver d(w);
   d.check_memory = true;
   ASSERT_TRUE(d.run());
   expect_correct_run(w, d);
@@ -195,7 +195,7 @@ TEST(Stencil, Jacobi2dInOrderAndReorderComputeTheSameValues) {
   // 12 x 8 cells on 6 processes (a 3 x 2 grid of 4 x 4 blocks), 4 iterations.
   const StencilWorkload in_order(stencil_app(2, 12, 8, 4, false), layout_of(6));
   const StencilWorkload reorder(stencil_app(2, 12, 8, 4, true), layout_of(6));
-  Driver a(in_order), b(reorder);
+  StencilDriver a(in_order), b(reorder);
   a.check_memory = b.check_memory = true;
   ASSERT_TRUE(a.run());
   ASSERT_TRUE(b.run());
@@ -219,7 +219,7 @@ TEST(Stencil, Jacobi2dInOrderAndReorderComputeTheSameValues) {
 TEST(Stencil, LargerDomainOnManyProcesses) {
   // The thesis' domain (64 x 32 cells on 32 processes, 8 x 8 blocks), 10 iterations.
   const StencilWorkload w(stencil_app(2, 64, 32, 10, true), layout_of(32));
-  Driver d(w);
+  StencilDriver d(w);
   ASSERT_TRUE(d.run());
   expect_correct_run(w, d);
 }
@@ -313,7 +313,7 @@ std::size_t executed_count(const StencilState& s) {
 }
 
 /* Re-queues for @p p the messages it must receive again (their receive was reset). */
-void redeliver(const StencilWorkload& w, Driver& d, int p) {
+void redeliver(const StencilWorkload& w, StencilDriver& d, int p) {
   auto& s = st(d.states[static_cast<std::size_t>(p)]);
   std::set<std::uint64_t> queued;
   for (const auto& m : d.inbox[static_cast<std::size_t>(p)]) queued.insert(m.seq);
@@ -328,7 +328,7 @@ TEST(Stencil, ResetEverythingSinceTheCheckpointAndReexecute) {
   for (bool reorder : {false, true}) {
     SCOPED_TRACE(reorder ? "reorder" : "in-order");
     const StencilWorkload w(stencil_app(2, 12, 8, 6, reorder), layout_of(6));
-    Driver d(w);
+    StencilDriver d(w);
     d.check_memory = true;
     const int p = 4;
     const std::size_t total = w.graph().tasks_of(p).size();
@@ -370,7 +370,7 @@ TEST(Stencil, ResetEverythingSinceTheCheckpointAndReexecute) {
 
 TEST(Stencil, ResetWhatOneSendDependsOnReusingDataInMemory) {
   const StencilWorkload w(stencil_app(2, 12, 8, 6), layout_of(6));
-  Driver d(w);
+  StencilDriver d(w);
   d.check_memory = true;
   const int p = 1;
   auto& s = st(d.states[p]);
