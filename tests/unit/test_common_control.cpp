@@ -1,0 +1,59 @@
+/* Typed control messages (protocols/common/control.hpp): a message made from a kind carries the
+ * kind, on which its receiver dispatches, and the kind's name, under which the engine counts it.
+ * Each protocol's names are pinned here: they are statistics names (ctrl.<name>) that users'
+ * scripts read, and two kinds sharing one would be counted as one. */
+#include "protocols/common/control.hpp"
+#include "protocols/coordinated/messages.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ckptsim {
+namespace {
+
+enum class TestMsg { Ping = 1, Pong };
+constexpr const char* msg_name(TestMsg m) { return m == TestMsg::Ping ? "PING" : "PONG"; }
+
+struct EmptyBody : Payload {
+  nlohmann::ordered_json to_json() const override { return nlohmann::ordered_json::object(); }
+};
+
+TEST(CommonControl, MakeControlCarriesTheKindItsNameTheBodyAndTheSize) {
+  auto body = std::make_shared<EmptyBody>();
+  const ControlMessage m = make_control(TestMsg::Pong, body, 64);
+  EXPECT_EQ(m.type, "PONG");
+  EXPECT_EQ(m.kind, 2);
+  EXPECT_EQ(m.body, body);
+  EXPECT_EQ(m.bytes, 64);
+  EXPECT_EQ(control_kind<TestMsg>(m), TestMsg::Pong);
+}
+
+TEST(CommonControl, AnUnexpectedMessageIsALogicErrorNamingProtocolAndMessage) {
+  const ControlMessage m = make_control(TestMsg::Ping, nullptr, 16);
+  try {
+    unexpected_control("test", m);
+    FAIL() << "no exception";
+  } catch (const std::logic_error& e) {
+    EXPECT_STREQ(e.what(), "test: unexpected control message PING (kind 1)");
+  }
+}
+
+/** Kinds 1..n are named @p names in order, and there is no kind n + 1 (the list is complete). */
+template <class Kind>
+void expect_names(const std::vector<std::string>& names) {
+  for (std::size_t i = 0; i < names.size(); i++)
+    EXPECT_EQ(msg_name(static_cast<Kind>(i + 1)), names[i]) << "kind " << i + 1;
+  EXPECT_STREQ(msg_name(static_cast<Kind>(names.size() + 1)), "?") << "a kind the list does not name";
+}
+
+TEST(CommonControl, EveryProtocolKeepsItsStatisticsNames) {
+  expect_names<coordinated::Msg>(
+      {"INIT", "FLUSH", "ACK", "CONT", "ROLLBACK", "RESTARTED", "CKPT_REQUEST", "CKPT_DECISION"});
+}
+
+} // namespace
+} // namespace ckptsim
