@@ -2,6 +2,7 @@
  * kind, on which its receiver dispatches, and the kind's name, under which the engine counts it.
  * Each protocol's names are pinned here: they are statistics names (ctrl.<name>) that users'
  * scripts read, and two kinds sharing one would be counted as one. */
+#include "protocols/cck/messages.hpp"
 #include "protocols/common/control.hpp"
 #include "protocols/coordinated/messages.hpp"
 
@@ -51,6 +52,8 @@ void expect_names(const std::vector<std::string>& names) {
 }
 
 TEST(CommonControl, EveryProtocolKeepsItsStatisticsNames) {
+  expect_names<cck::Msg>({"INIT", "PING", "PONG", "CONT", "ACK", "RECOVER", "STOP_PING", "STOP_PONG", "GATHER", "READY",
+                          "RESTART", "RESTARTED", "DONE"});
   expect_names<coordinated::Msg>(
       {"INIT", "FLUSH", "ACK", "CONT", "ROLLBACK", "RESTARTED", "CKPT_REQUEST", "CKPT_DECISION"});
 }
