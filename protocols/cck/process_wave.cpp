@@ -76,32 +76,23 @@ void Process::discard(NodeContext& ctx, std::uint64_t number) {
 void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
   switch (control_kind<Msg>(msg)) {
   case Msg::Init:
-    on_init(ctx, wave_body(msg));
-    return;
+    return on_init(ctx, wave_body(msg));
   case Msg::Ping:
-    on_ping(ctx, from, wave_body(msg));
-    return;
+    return on_ping(ctx, from, wave_body(msg));
   case Msg::Pong:
-    on_pong(ctx, wave_body(msg));
-    return;
+    return on_pong(ctx, wave_body(msg));
   case Msg::Cont:
-    on_cont(ctx, wave_body(msg));
-    return;
+    return on_cont(ctx, wave_body(msg));
   case Msg::Recover:
-    on_recover(ctx, wave_body(msg));
-    return;
+    return on_recover(ctx, wave_body(msg));
   case Msg::StopPing:
-    on_stop_ping(ctx, from, wave_body(msg));
-    return;
+    return on_stop_ping(ctx, from, wave_body(msg));
   case Msg::StopPong:
-    on_stop_pong(ctx, wave_body(msg));
-    return;
+    return on_stop_pong(ctx, wave_body(msg));
   case Msg::Gather:
-    on_gather(ctx, from, std::static_pointer_cast<const GatherBody>(msg.body));
-    return;
+    return on_gather(ctx, from, std::static_pointer_cast<const GatherBody>(msg.body));
   case Msg::Restart:
-    on_restart_order(ctx, wave_body(msg));
-    return;
+    return on_restart_order(ctx, wave_body(msg));
   case Msg::Ack:
   case Msg::Ready:
   case Msg::Restarted:

@@ -75,14 +75,11 @@ void Coordinator::start_wave(NodeContext& ctx, const char* trigger, const std::s
 void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
   switch (control_kind<Msg>(msg)) {
   case Msg::CkptRequest:
-    collective_request(ctx, from, msg);
-    return;
+    return collective_request(ctx, from, msg);
   case Msg::Restarted:
-    restarted(ctx, from, body(msg).epoch);
-    return;
+    return restarted(ctx, from, body(msg).epoch);
   case Msg::Ack:
-    ack(ctx, body(msg));
-    return;
+    return ack(ctx, body(msg));
   case Msg::Init:
   case Msg::Flush:
   case Msg::Cont:

@@ -51,8 +51,7 @@ void Participant::on_control(NodeContext& ctx, NodeId /*from*/, const ControlMes
     }
     return;
   case Msg::Rollback:
-    rollback(ctx, b.wave, b.epoch);
-    return;
+    return rollback(ctx, b.wave, b.epoch);
   case Msg::Init:
     if (current) on_init(ctx, b);
     return;

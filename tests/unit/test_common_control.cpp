@@ -5,6 +5,7 @@
 #include "protocols/cck/messages.hpp"
 #include "protocols/common/control.hpp"
 #include "protocols/coordinated/messages.hpp"
+#include "protocols/hc3i/messages.hpp"
 
 #include <gtest/gtest.h>
 
@@ -56,6 +57,9 @@ TEST(CommonControl, EveryProtocolKeepsItsStatisticsNames) {
                           "RESTART", "RESTARTED", "DONE"});
   expect_names<coordinated::Msg>(
       {"INIT", "FLUSH", "ACK", "CONT", "ROLLBACK", "RESTARTED", "CKPT_REQUEST", "CKPT_DECISION"});
+  expect_names<hc3i::Msg>({"CLC_REQ", "CLC_READY", "CLC_SAVE", "CLC_ACK", "CLC_COMMIT", "CLC_FORCE", "LOG_ACK",
+                           "ROLLBACK", "RESTARTED", "ALERT", "ALERT_BCAST", "GC_REQ", "GC_RESP", "GC_COLLECT",
+                           "GC_APPLY"});
 }
 
 } // namespace
