@@ -6,6 +6,7 @@
 #include "protocols/common/control.hpp"
 #include "protocols/coordinated/messages.hpp"
 #include "protocols/hc3i/messages.hpp"
+#include "protocols/independent/messages.hpp"
 
 #include <gtest/gtest.h>
 
@@ -60,6 +61,8 @@ TEST(CommonControl, EveryProtocolKeepsItsStatisticsNames) {
   expect_names<hc3i::Msg>({"CLC_REQ", "CLC_READY", "CLC_SAVE", "CLC_ACK", "CLC_COMMIT", "CLC_FORCE", "LOG_ACK",
                            "ROLLBACK", "RESTARTED", "ALERT", "ALERT_BCAST", "GC_REQ", "GC_RESP", "GC_COLLECT",
                            "GC_APPLY"});
+  expect_names<independent::Msg>(
+      {"INIT", "FLUSH", "ACK", "COMMIT", "CKPT_RECORD", "RECOVER_REQ", "STATE", "ROLLBACK", "RESTARTED", "GC"});
 }
 
 } // namespace
