@@ -7,6 +7,7 @@
 #include "protocols/coordinated/messages.hpp"
 #include "protocols/hc3i/messages.hpp"
 #include "protocols/independent/messages.hpp"
+#include "protocols/msglog/messages.hpp"
 
 #include <gtest/gtest.h>
 
@@ -63,6 +64,8 @@ TEST(CommonControl, EveryProtocolKeepsItsStatisticsNames) {
                            "GC_APPLY"});
   expect_names<independent::Msg>(
       {"INIT", "FLUSH", "ACK", "COMMIT", "CKPT_RECORD", "RECOVER_REQ", "STATE", "ROLLBACK", "RESTARTED", "GC"});
+  expect_names<msglog::Msg>({"DET", "DET_ACK", "CKPT_DONE", "CKPT_ACK", "LOG_GC", "REPLAY_REQ", "REPLAY", "RESEND_REQ",
+                             "CATCHUP", "ROLLBACK_NOTICE"});
 }
 
 } // namespace
