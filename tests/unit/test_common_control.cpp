@@ -8,6 +8,7 @@
 #include "protocols/hc3i/messages.hpp"
 #include "protocols/independent/messages.hpp"
 #include "protocols/msglog/messages.hpp"
+#include "protocols/taskgraph/messages.hpp"
 
 #include <gtest/gtest.h>
 
@@ -66,6 +67,7 @@ TEST(CommonControl, EveryProtocolKeepsItsStatisticsNames) {
       {"INIT", "FLUSH", "ACK", "COMMIT", "CKPT_RECORD", "RECOVER_REQ", "STATE", "ROLLBACK", "RESTARTED", "GC"});
   expect_names<msglog::Msg>({"DET", "DET_ACK", "CKPT_DONE", "CKPT_ACK", "LOG_GC", "REPLAY_REQ", "REPLAY", "RESEND_REQ",
                              "CATCHUP", "ROLLBACK_NOTICE"});
+  expect_names<taskgraph::Msg>({"TG_STORED", "TG_STORED_ACK", "TG_RESTART", "TG_RESTORE", "TG_RECOVER", "TG_REPLAYED"});
 }
 
 } // namespace
