@@ -3,12 +3,13 @@
 #include "protocols/cck/messages.hpp"
 
 #include <cmath>
+#include <string>
 
 namespace ckptsim::cck {
 
 namespace {
 constexpr int kWaveTimer = 1;
-constexpr const char* kWaveTypes[] = {"ctrl.INIT", "ctrl.PING", "ctrl.PONG", "ctrl.CONT", "ctrl.ACK"};
+constexpr Msg kWaveMsgs[] = {Msg::Init, Msg::Ping, Msg::Pong, Msg::Cont, Msg::Ack};
 } // namespace
 
 void Coordinator::on_start(NodeContext& ctx) {
@@ -28,7 +29,7 @@ double Coordinator::wave_messages(NodeContext& ctx) const {
   // Waves never overlap a restart (a failure aborts the wave), so the counters' growth between
   // INIT and the last ACK is this wave's traffic: measured, not derived from the formula.
   double n = 0;
-  for (const char* type : kWaveTypes) n += ctx.stats().get(type);
+  for (Msg m : kWaveMsgs) n += ctx.stats().get(std::string("ctrl.") + msg_name(m));
   return n;
 }
 
@@ -39,33 +40,46 @@ void Coordinator::start_wave(NodeContext& ctx) {
   wave_start_ = ctx.now();
   messages_at_start_ = wave_messages(ctx);
   ctx.stats().add("cck.waves_started");
-  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control("INIT", wave_, epoch_, committed_));
+  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++)
+    ctx.send_control(p, control(Msg::Init, wave_, epoch_, committed_));
 }
 
 void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
   const WaveBody& b = wave_body(msg);
   const int n = ctx.layout().num_nodes();
-  if (msg.type == "RESTARTED") { // may come before the detector's notice
+  switch (control_kind<Msg>(msg)) {
+  case Msg::Restarted: // may come before the detector's notice
     failure(ctx, b.epoch, from);
-    ctx.send_control(from, control("RECOVER", committed_, epoch_, aborted_, from));
+    ctx.send_control(from, control(Msg::Recover, committed_, epoch_, aborted_, from));
     return;
-  }
-  if (msg.type == "READY" && restarting_ && b.epoch == epoch_) {
-    if (++ready_ < n) return;
+  case Msg::Ready:
+    if (!restarting_ || b.epoch != epoch_ || ++ready_ < n) return;
     ready_ = 0;
     ctx.trace_event(1, "cck_restart", {{"failure", epoch_}});
-    for (NodeId p = 0; p < n; p++) ctx.send_control(p, control("RESTART", committed_, epoch_));
+    for (NodeId p = 0; p < n; p++) ctx.send_control(p, control(Msg::Restart, committed_, epoch_));
     return;
-  }
-  if (msg.type == "DONE" && restarting_ && b.epoch == epoch_) {
-    if (++done_ < n) return;
+  case Msg::Done:
+    if (!restarting_ || b.epoch != epoch_ || ++done_ < n) return;
     restarting_ = false;
     schedule(ctx); // the period counts from the end of the restart
     return;
+  case Msg::Ack:
+    if (b.wave != wave_ || b.epoch != epoch_) return; // an ACK of an aborted wave
+    sum_v_ += b.count;
+    if (++acks_ == n) commit(ctx);
+    return;
+  case Msg::Init:
+  case Msg::Ping:
+  case Msg::Pong:
+  case Msg::Cont:
+  case Msg::Recover:
+  case Msg::StopPing:
+  case Msg::StopPong:
+  case Msg::Gather:
+  case Msg::Restart:
+    break; // the processes' messages
   }
-  if (msg.type != "ACK" || b.wave != wave_ || b.epoch != epoch_) return; // an ACK of an aborted wave
-  sum_v_ += b.count;
-  if (++acks_ == n) commit(ctx);
+  unexpected_control("cck", msg);
 }
 
 void Coordinator::commit(NodeContext& ctx) {
@@ -113,7 +127,7 @@ void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
   }
   ctx.trace_event(1, "rollback_order", {{"wave", committed_}, {"failure", id}});
   for (NodeId p = 0; p < ctx.layout().num_nodes(); p++)
-    if (p != victim) ctx.send_control(p, control("RECOVER", committed_, epoch_, aborted_, victim));
+    if (p != victim) ctx.send_control(p, control(Msg::Recover, committed_, epoch_, aborted_, victim));
 }
 
 } // namespace ckptsim::cck

@@ -5,6 +5,7 @@
 
 #include "protocols/cck/dataflow.hpp"
 #include "protocols/cck/lost.hpp"
+#include "protocols/common/control.hpp"
 #include "sim/net/envelope.hpp"
 
 #include <cstdint>
@@ -14,6 +15,57 @@
 namespace ckptsim::cck {
 
 constexpr double kControlBytes = 64; // header of a control message on the wire
+
+/** @brief The kinds of control messages: the wave's (coordinator.hpp, process.hpp), then the
+ *  restart's. */
+enum class Msg {
+  Init = 1,
+  Ping,
+  Pong,
+  Cont,
+  Ack,
+  Recover,
+  StopPing,
+  StopPong,
+  Gather,
+  Ready,
+  Restart,
+  Restarted,
+  Done
+};
+
+/** @brief The statistics and trace name of a kind. */
+constexpr const char* msg_name(Msg m) {
+  switch (m) {
+  case Msg::Init:
+    return "INIT";
+  case Msg::Ping:
+    return "PING";
+  case Msg::Pong:
+    return "PONG";
+  case Msg::Cont:
+    return "CONT";
+  case Msg::Ack:
+    return "ACK";
+  case Msg::Recover:
+    return "RECOVER";
+  case Msg::StopPing:
+    return "STOP_PING";
+  case Msg::StopPong:
+    return "STOP_PONG";
+  case Msg::Gather:
+    return "GATHER";
+  case Msg::Ready:
+    return "READY";
+  case Msg::Restart:
+    return "RESTART";
+  case Msg::Restarted:
+    return "RESTARTED";
+  case Msg::Done:
+    return "DONE";
+  }
+  return "?";
+}
 
 /** @brief Wave messages (INIT, PING, PONG, CONT, ACK) and the restart's small ones: @c wave is the
  *  wave (INIT: also @c committed, the last wave the coordinator committed; RECOVER: the
@@ -31,14 +83,13 @@ struct WaveBody : Payload {
   }
 };
 
-inline ControlMessage control(const char* type, std::uint64_t wave, FailureId epoch, std::uint64_t committed = 0,
-                              int count = 0) {
+inline ControlMessage control(Msg m, std::uint64_t wave, FailureId epoch, std::uint64_t committed = 0, int count = 0) {
   auto b = std::make_shared<WaveBody>();
   b->wave = wave;
   b->epoch = epoch;
   b->committed = committed;
   b->count = count;
-  return ControlMessage{type, std::move(b), kControlBytes};
+  return make_control(m, std::move(b), kControlBytes);
 }
 
 inline const WaveBody& wave_body(const ControlMessage& m) { return static_cast<const WaveBody&>(*m.body); }

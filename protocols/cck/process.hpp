@@ -60,6 +60,8 @@ class Process : public Agent {
   void on_init(NodeContext& ctx, const WaveBody& b);
   void wave_stopped(NodeContext& ctx);
   void on_ping(NodeContext& ctx, NodeId from, const WaveBody& b);
+  void on_pong(NodeContext& ctx, const WaveBody& b);
+  void on_cont(NodeContext& ctx, const WaveBody& b);
   void save(NodeContext& ctx);
   void check_cont(NodeContext& ctx);
   void deliver_held(NodeContext& ctx);
@@ -68,6 +70,12 @@ class Process : public Agent {
   void discard(NodeContext& ctx, std::uint64_t number);
 
   // process_restart.cpp
+  void on_recover(NodeContext& ctx, const WaveBody& b);
+  void on_stop_ping(NodeContext& ctx, NodeId from, const WaveBody& b);
+  void on_stop_pong(NodeContext& ctx, const WaveBody& b);
+  void on_gather(NodeContext& ctx, NodeId from, std::shared_ptr<const GatherBody> body);
+  /** @brief The coordinator's RESTART: every process has its plan. */
+  void on_restart_order(NodeContext& ctx, const WaveBody& b);
   void begin_restart(NodeContext& ctx, FailureId id, NodeId victim);
   void restart_stopped(NodeContext& ctx);
   void maybe_gather(NodeContext& ctx);

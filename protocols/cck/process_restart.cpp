@@ -38,14 +38,55 @@ void Process::begin_restart(NodeContext& ctx, FailureId id, NodeId victim) {
   if (ctx.stop_app_between_steps()) restart_stopped(ctx);
 }
 
+void Process::on_recover(NodeContext& ctx, const WaveBody& b) {
+  if (b.epoch > epoch_) begin_restart(ctx, b.epoch, b.count);
+  if (b.epoch != epoch_ || line_known_) return;
+  line_ = b.wave;
+  line_known_ = true;
+  last_saved_ = line_;
+  discard(ctx, b.committed); // the aborted wave's checkpoint
+  if (restart_ == Restart::Loading) {
+    if (line_ == 0)
+      on_loaded(ctx, 0, ctx.initial_snapshot());
+    else
+      ctx.load_checkpoint(line_); // from the server: the local copy died with the process
+  }
+  maybe_gather(ctx);
+}
+
+void Process::on_stop_ping(NodeContext& ctx, NodeId from, const WaveBody& b) {
+  if (b.epoch == epoch_ &&
+      (restart_ == Restart::Flushing || restart_ == Restart::Gathering || restart_ == Restart::Ready))
+    ctx.send_control(from, control(Msg::StopPong, 0, epoch_));
+  else if (b.epoch >= epoch_)
+    queued_stop_pings_[b.epoch].push_back(from);
+}
+
+void Process::on_stop_pong(NodeContext& ctx, const WaveBody& b) {
+  if (b.epoch == epoch_ && restart_ == Restart::Flushing && ++rpongs_ == rv_.size()) maybe_gather(ctx);
+}
+
+void Process::on_gather(NodeContext& ctx, NodeId from, std::shared_ptr<const GatherBody> body) {
+  if (body->epoch < epoch_) return;
+  gathered_[body->epoch][from] = std::move(body);
+  check_plan(ctx);
+}
+
+void Process::on_restart_order(NodeContext& ctx, const WaveBody& b) {
+  if (b.epoch != epoch_ || restart_ != Restart::Ready) return;
+  restart_ = Restart::CatchingUp;
+  ctx.resume_app();
+  check_caught_up(ctx);
+}
+
 void Process::restart_stopped(NodeContext& ctx) {
   restart_ = Restart::Flushing;
   rv_.clear();
   for (NodeId q : expected_senders(ctx))
     if (q != failed_) rv_.push_back(q);
   rpongs_ = 0;
-  for (NodeId q : rv_) ctx.send_control(q, control("STOP_PING", 0, epoch_));
-  for (NodeId q : queued_stop_pings_[epoch_]) ctx.send_control(q, control("STOP_PONG", 0, epoch_));
+  for (NodeId q : rv_) ctx.send_control(q, control(Msg::StopPing, 0, epoch_));
+  for (NodeId q : queued_stop_pings_[epoch_]) ctx.send_control(q, control(Msg::StopPong, 0, epoch_));
   queued_stop_pings_.clear();
   maybe_gather(ctx);
 }
@@ -99,7 +140,7 @@ void Process::maybe_gather(NodeContext& ctx) {
 }
 
 void Process::send_gather(NodeContext& ctx, NodeId to) {
-  ctx.send_control(to, ControlMessage{"GATHER", own_gather_, kControlBytes});
+  ctx.send_control(to, make_control(Msg::Gather, own_gather_, kControlBytes));
 }
 
 void Process::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
@@ -116,7 +157,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   life_ = own.id;
   failed_ = ctx.self();
   restart_ = Restart::Loading;
-  ctx.send_control(coordinator_, control("RESTARTED", 0, own.id));
+  ctx.send_control(coordinator_, control(Msg::Restarted, 0, own.id));
 }
 
 void Process::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
@@ -151,7 +192,7 @@ void Process::check_caught_up(NodeContext& ctx) {
   if (restart_ != Restart::CatchingUp || !resend_.empty() || !promised_.empty()) return;
   restart_ = Restart::None;
   ctx.trace_event(1, "cck_caught_up", {{"failure", epoch_}});
-  ctx.send_control(coordinator_, control("DONE", 0, epoch_));
+  ctx.send_control(coordinator_, control(Msg::Done, 0, epoch_));
   ctx.recovered(epoch_);
 }
 
@@ -221,7 +262,7 @@ void Process::plan(NodeContext& ctx) {
   ctx.trace_event(1, "cck_plan", entry);
   gathered_.erase(gathered_.begin(), gathered_.upper_bound(epoch_));
   restart_ = Restart::Ready;
-  ctx.send_control(coordinator_, control("READY", 0, epoch_));
+  ctx.send_control(coordinator_, control(Msg::Ready, 0, epoch_));
 }
 
 } // namespace ckptsim::cck

@@ -74,64 +74,37 @@ void Process::discard(NodeContext& ctx, std::uint64_t number) {
 }
 
 void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
-  if (msg.type == "GATHER") {
-    auto body = std::static_pointer_cast<const GatherBody>(msg.body);
-    if (body->epoch < epoch_) return;
-    gathered_[body->epoch][from] = body;
-    check_plan(ctx);
-    return;
+  switch (control_kind<Msg>(msg)) {
+  case Msg::Init:
+    return on_init(ctx, wave_body(msg));
+  case Msg::Ping:
+    return on_ping(ctx, from, wave_body(msg));
+  case Msg::Pong:
+    return on_pong(ctx, wave_body(msg));
+  case Msg::Cont:
+    return on_cont(ctx, wave_body(msg));
+  case Msg::Recover:
+    return on_recover(ctx, wave_body(msg));
+  case Msg::StopPing:
+    return on_stop_ping(ctx, from, wave_body(msg));
+  case Msg::StopPong:
+    return on_stop_pong(ctx, wave_body(msg));
+  case Msg::Gather:
+    return on_gather(ctx, from, std::static_pointer_cast<const GatherBody>(msg.body));
+  case Msg::Restart:
+    return on_restart_order(ctx, wave_body(msg));
+  case Msg::Ack:
+  case Msg::Ready:
+  case Msg::Restarted:
+  case Msg::Done:
+    break; // the coordinator's messages
   }
-  const WaveBody& b = wave_body(msg);
-  if (msg.type == "RECOVER") {
-    if (b.epoch > epoch_) begin_restart(ctx, b.epoch, b.count);
-    if (b.epoch != epoch_ || line_known_) return;
-    line_ = b.wave;
-    line_known_ = true;
-    last_saved_ = line_;
-    discard(ctx, b.committed); // the aborted wave's checkpoint
-    if (restart_ == Restart::Loading) {
-      if (line_ == 0)
-        on_loaded(ctx, 0, ctx.initial_snapshot());
-      else
-        ctx.load_checkpoint(line_); // from the server: the local copy died with the process
-    }
-    maybe_gather(ctx);
-    return;
-  }
-  if (msg.type == "RESTART") {
-    if (b.epoch != epoch_ || restart_ != Restart::Ready) return;
-    restart_ = Restart::CatchingUp;
-    ctx.resume_app();
-    check_caught_up(ctx);
-    return;
-  }
-  if (msg.type == "STOP_PING") {
-    if (b.epoch == epoch_ &&
-        (restart_ == Restart::Flushing || restart_ == Restart::Gathering || restart_ == Restart::Ready))
-      ctx.send_control(from, control("STOP_PONG", 0, epoch_));
-    else if (b.epoch >= epoch_)
-      queued_stop_pings_[b.epoch].push_back(from);
-    return;
-  }
-  if (msg.type == "STOP_PONG") {
-    if (b.epoch == epoch_ && restart_ == Restart::Flushing && ++rpongs_ == rv_.size()) maybe_gather(ctx);
-    return;
-  }
-  if (b.epoch != epoch_) return; // a wave of an execution a failure interrupted
-  if (msg.type == "INIT") {
-    on_init(ctx, b);
-  } else if (msg.type == "PING") {
-    on_ping(ctx, from, b);
-  } else if (msg.type == "PONG") {
-    if (phase_ == Phase::Flushing && b.wave == wave_ && ++pongs_ == v_.size()) save(ctx);
-  } else if (msg.type == "CONT") {
-    conts_[b.wave]++;
-    check_cont(ctx);
-  }
+  unexpected_control("cck", msg);
 }
 
 void Process::on_init(NodeContext& ctx, const WaveBody& b) {
-  if (restart_ != Restart::None) return;
+  // A wave message of an execution a failure interrupted is dropped (here and below).
+  if (b.epoch != epoch_ || restart_ != Restart::None) return;
   for (auto it = saved_.begin(); it != saved_.end();) // only the last committed wave is ever restored
     if (it->first != 0 && it->first < b.committed) {
       ctx.discard_checkpoint(it->first);
@@ -158,20 +131,31 @@ void Process::wave_stopped(NodeContext& ctx) {
   pongs_ = 0;
   // PINGs first: on each channel to a neighbour the PING then precedes the PONG, so a process
   // that has its PONGs has every PING of the processes it PINGed (see process.hpp).
-  for (NodeId q : v_) ctx.send_control(q, control("PING", wave_, epoch_));
-  for (NodeId q : queued_pings_[wave_]) ctx.send_control(q, control("PONG", wave_, epoch_));
+  for (NodeId q : v_) ctx.send_control(q, control(Msg::Ping, wave_, epoch_));
+  for (NodeId q : queued_pings_[wave_]) ctx.send_control(q, control(Msg::Pong, wave_, epoch_));
   queued_pings_.erase(wave_);
   if (v_.empty()) save(ctx);
 }
 
 void Process::on_ping(NodeContext& ctx, NodeId from, const WaveBody& b) {
+  if (b.epoch != epoch_) return;
   pings_[b.wave]++;
   const bool stopped_for_it =
       b.wave < wave_ || (b.wave == wave_ && phase_ != Phase::Stopping && !(phase_ == Phase::Idle && wave_ == 0));
   if (stopped_for_it)
-    ctx.send_control(from, control("PONG", b.wave, epoch_));
+    ctx.send_control(from, control(Msg::Pong, b.wave, epoch_));
   else
     queued_pings_[b.wave].push_back(from);
+}
+
+void Process::on_pong(NodeContext& ctx, const WaveBody& b) {
+  if (b.epoch == epoch_ && phase_ == Phase::Flushing && b.wave == wave_ && ++pongs_ == v_.size()) save(ctx);
+}
+
+void Process::on_cont(NodeContext& ctx, const WaveBody& b) {
+  if (b.epoch != epoch_) return;
+  conts_[b.wave]++;
+  check_cont(ctx);
 }
 
 void Process::save(NodeContext& ctx) {
@@ -190,7 +174,7 @@ void Process::on_saved(NodeContext& ctx, std::uint64_t number) {
   }
   if (phase_ != Phase::Saving || number != wave_) return;
   phase_ = Phase::WaitingCont;
-  for (NodeId q : v_) ctx.send_control(q, control("CONT", wave_, epoch_));
+  for (NodeId q : v_) ctx.send_control(q, control(Msg::Cont, wave_, epoch_));
   check_cont(ctx);
 }
 
@@ -200,7 +184,7 @@ void Process::check_cont(NodeContext& ctx) {
   conts_.erase(wave_);
   pings_.erase(wave_);
   ctx.resume_app();
-  ctx.send_control(coordinator_, control("ACK", wave_, epoch_, 0, static_cast<int>(v_.size())));
+  ctx.send_control(coordinator_, control(Msg::Ack, wave_, epoch_, 0, static_cast<int>(v_.size())));
 }
 
 } // namespace ckptsim::cck

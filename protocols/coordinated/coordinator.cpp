@@ -55,7 +55,7 @@ void Coordinator::collective_request(NodeContext& ctx, NodeId from, const Contro
     ctx.trace_event(2, "ckpt_declined", {{"point", point}, {"from", from}});
   }
   // The root waits at its collective for the answer (after INIT when a wave started: FIFO).
-  ctx.send_control(from, point_control("CKPT_DECISION", b.kind, b.wave, b.epoch));
+  ctx.send_control(from, point_control(Msg::CkptDecision, b.kind, b.wave, b.epoch));
 }
 
 void Coordinator::start_wave(NodeContext& ctx, const char* trigger, const std::string& point) {
@@ -69,24 +69,37 @@ void Coordinator::start_wave(NodeContext& ctx, const char* trigger, const std::s
     if (!point.empty()) j["point"] = point;
     ctx.trace_event(1, "ckpt_trigger", j);
   }
-  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control("INIT", wave_, epoch_));
+  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control(Msg::Init, wave_, epoch_));
 }
 
 void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
-  const WaveBody& b = body(msg);
-  if (msg.type == "CKPT_REQUEST") {
-    collective_request(ctx, from, msg);
-    return;
+  switch (control_kind<Msg>(msg)) {
+  case Msg::CkptRequest:
+    return collective_request(ctx, from, msg);
+  case Msg::Restarted:
+    return restarted(ctx, from, body(msg).epoch);
+  case Msg::Ack:
+    return ack(ctx, body(msg));
+  case Msg::Init:
+  case Msg::Flush:
+  case Msg::Cont:
+  case Msg::Rollback:
+  case Msg::CkptDecision:
+    break; // the participants' messages
   }
-  if (msg.type == "RESTARTED") {
-    failure(ctx, b.epoch, from); // heard of first from its victim: the ROLLBACK below is its own
-    auto& newest = restarted_[from];
-    newest = std::max(newest, b.epoch);
-    down_.erase(from);
-    ctx.send_control(from, control("ROLLBACK", committed_, epoch_));
-    return;
-  }
-  if (msg.type != "ACK" || b.wave != wave_ || b.epoch != epoch_) return; // an ACK of an aborted wave
+  unexpected_control("coordinated", msg);
+}
+
+void Coordinator::restarted(NodeContext& ctx, NodeId from, FailureId epoch) {
+  failure(ctx, epoch, from); // heard of first from its victim: the ROLLBACK below is its own
+  auto& newest = restarted_[from];
+  newest = std::max(newest, epoch);
+  down_.erase(from);
+  ctx.send_control(from, control(Msg::Rollback, committed_, epoch_));
+}
+
+void Coordinator::ack(NodeContext& ctx, const WaveBody& b) {
+  if (b.wave != wave_ || b.epoch != epoch_) return; // an ACK of an aborted wave
   if (++acks_ < ctx.layout().num_nodes()) return;
   committed_ = wave_;
   wave_ = 0;
@@ -98,7 +111,7 @@ void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage
             {{"wave", committed_}, {"start", wave_start_}, {"commit", ctx.now()}, {"duration", duration}});
   ctx.trace_event(0, "ckpt_commit",
                   {{"unit", "federation"}, {"number", committed_}, {"forced", false}, {"duration", duration}});
-  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control("CONT", committed_, epoch_));
+  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control(Msg::Cont, committed_, epoch_));
   clock_->committed(ctx.now(), duration);
   // A wave the timer started re-arms it; after a collective's wave the timer keeps its date, and
   // fires then only to find the checkpoint taken (the paper's skip).
@@ -129,7 +142,7 @@ void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
   if (!choose_line(ctx)) return; // no wave survives: the run ended as unrecoverable
   ctx.trace_event(1, "rollback_order", {{"wave", committed_}, {"failure", id}});
   for (NodeId p = 0; p < ctx.layout().num_nodes(); p++)
-    if (!down_.count(p)) ctx.send_control(p, control("ROLLBACK", committed_, epoch_));
+    if (!down_.count(p)) ctx.send_control(p, control(Msg::Rollback, committed_, epoch_));
 }
 
 void Coordinator::on_node_back(NodeContext& ctx, const FailureNotice& notice) {

@@ -10,6 +10,7 @@
  * counter k). */
 #pragma once
 
+#include "protocols/coordinated/messages.hpp"
 #include "protocols/coordinated/trigger.hpp"
 #include "sim/protocol/protocol.hpp"
 
@@ -40,6 +41,8 @@ class Coordinator : public Agent {
   bool choose_line(NodeContext& ctx); // recovery_line.cpp
   void periodic_timer(NodeContext& ctx);
   void collective_request(NodeContext& ctx, NodeId from, const ControlMessage& msg);
+  void restarted(NodeContext& ctx, NodeId from, FailureId epoch);
+  void ack(NodeContext& ctx, const WaveBody& b);
 
   const int depth_; // committed waves kept by every process (replicated storage: SD)
   TriggerPolicy trigger_;

@@ -1,6 +1,7 @@
 /* Messages of the blocking coordinated protocol (CCK thesis chapter 3). */
 #pragma once
 
+#include "protocols/common/control.hpp"
 #include "protocols/epoch.hpp"
 #include "sim/net/envelope.hpp"
 
@@ -9,6 +10,32 @@
 namespace ckptsim::coordinated {
 
 constexpr double kControlBytes = 64; // header of a control message on the wire
+
+/** @brief The kinds of control messages (coordinator.hpp and participant.hpp say who sends what). */
+enum class Msg { Init = 1, Flush, Ack, Cont, Rollback, Restarted, CkptRequest, CkptDecision };
+
+/** @brief The statistics and trace name of a kind. */
+constexpr const char* msg_name(Msg m) {
+  switch (m) {
+  case Msg::Init:
+    return "INIT";
+  case Msg::Flush:
+    return "FLUSH";
+  case Msg::Ack:
+    return "ACK";
+  case Msg::Cont:
+    return "CONT";
+  case Msg::Rollback:
+    return "ROLLBACK";
+  case Msg::Restarted:
+    return "RESTARTED";
+  case Msg::CkptRequest:
+    return "CKPT_REQUEST";
+  case Msg::CkptDecision:
+    return "CKPT_DECISION";
+  }
+  return "?";
+}
 
 /** @brief INIT, FLUSH, ACK, CONT of wave `wave`; ROLLBACK to wave `wave`; RESTARTED. */
 struct WaveBody : Payload {
@@ -30,12 +57,12 @@ struct PointBody : WaveBody {
   nlohmann::ordered_json to_json() const override { return {{"point", kind}, {"number", wave}, {"epoch", epoch}}; }
 };
 
-inline ControlMessage point_control(const char* type, const std::string& kind, std::uint64_t number, FailureId epoch) {
-  return ControlMessage{type, std::make_shared<PointBody>(kind, number, epoch), kControlBytes};
+inline ControlMessage point_control(Msg m, const std::string& kind, std::uint64_t number, FailureId epoch) {
+  return make_control(m, std::make_shared<PointBody>(kind, number, epoch), kControlBytes);
 }
 
-inline ControlMessage control(const char* type, std::uint64_t wave, FailureId epoch) {
-  return ControlMessage{type, std::make_shared<WaveBody>(wave, epoch), kControlBytes};
+inline ControlMessage control(Msg m, std::uint64_t wave, FailureId epoch) {
+  return make_control(m, std::make_shared<WaveBody>(wave, epoch), kControlBytes);
 }
 
 inline const WaveBody& body(const ControlMessage& m) { return static_cast<const WaveBody&>(*m.body); }

@@ -36,42 +36,58 @@ void Participant::on_app_point(NodeContext& ctx, const AppPoint& point) {
   if (!collective_requests_ || ctx.self() != 0 || !is_collective(point.kind)) return;
   if (!ctx.stop_app_between_steps()) return; // not between two steps: not a point (never happens)
   awaiting_ = point.number;
-  ctx.send_control(coordinator_, point_control("CKPT_REQUEST", point.kind, point.number, epoch_));
+  ctx.send_control(coordinator_, point_control(Msg::CkptRequest, point.kind, point.number, epoch_));
 }
 
-void Participant::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
+void Participant::on_control(NodeContext& ctx, NodeId /*from*/, const ControlMessage& msg) {
   const WaveBody& b = body(msg);
-  if (msg.type == "CKPT_DECISION") { // an answer to a request of an execution since undone is stale
+  // A wave message of an execution that a failure undid (or is about to undo) is dropped.
+  const bool current = b.epoch >= epoch_ && !rollback_due_;
+  switch (control_kind<Msg>(msg)) {
+  case Msg::CkptDecision: // an answer to a request of an execution since undone is stale
     if (b.wave == awaiting_ && b.epoch == epoch_) {
       awaiting_ = 0;
       try_resume(ctx);
     }
     return;
-  }
-  if (msg.type == "ROLLBACK") {
-    rollback(ctx, b.wave, b.epoch);
+  case Msg::Rollback:
+    return rollback(ctx, b.wave, b.epoch);
+  case Msg::Init:
+    if (current) on_init(ctx, b);
     return;
+  case Msg::Flush:
+    if (current) {
+      flushes_[b.wave]++;
+      check_flushed(ctx);
+    }
+    return;
+  case Msg::Cont:
+    if (current) on_cont(ctx, b);
+    return;
+  case Msg::Ack:
+  case Msg::Restarted:
+  case Msg::CkptRequest:
+    break; // the coordinator's messages
   }
-  if (b.epoch < epoch_ || rollback_due_) return; // a wave of an execution that a failure undid
-  const int n = ctx.layout().num_nodes();
-  if (msg.type == "INIT") {
-    wave_ = b.wave;
-    phase_ = Phase::Flushing;
-    ctx.pause_app();
-    ctx.trace_event(1, "ckpt_begin", {{"unit", "federation"}, {"number", wave_}});
-    for (NodeId p = 0; p < n; p++) ctx.send_control(p, control("FLUSH", wave_, epoch_));
-    check_flushed(ctx);
-  } else if (msg.type == "FLUSH") {
-    flushes_[b.wave]++;
-    check_flushed(ctx);
-  } else if (msg.type == "CONT" && phase_ == Phase::WaitingCont && b.wave == wave_) {
-    committed_ = wave_;
-    keep_last(ctx, committed_); // the last depth_ committed waves may be restored
-    phase_ = Phase::Idle;
-    ctx.trace_event(1, "ckpt_commit", {{"unit", "federation"}, {"number", committed_}, {"forced", false}});
-    try_resume(ctx);
-  }
-  (void)from;
+  unexpected_control("coordinated", msg);
+}
+
+void Participant::on_init(NodeContext& ctx, const WaveBody& b) {
+  wave_ = b.wave;
+  phase_ = Phase::Flushing;
+  ctx.pause_app();
+  ctx.trace_event(1, "ckpt_begin", {{"unit", "federation"}, {"number", wave_}});
+  for (NodeId p = 0; p < ctx.layout().num_nodes(); p++) ctx.send_control(p, control(Msg::Flush, wave_, epoch_));
+  check_flushed(ctx);
+}
+
+void Participant::on_cont(NodeContext& ctx, const WaveBody& b) {
+  if (phase_ != Phase::WaitingCont || b.wave != wave_) return;
+  committed_ = wave_;
+  keep_last(ctx, committed_); // the last depth_ committed waves may be restored
+  phase_ = Phase::Idle;
+  ctx.trace_event(1, "ckpt_commit", {{"unit", "federation"}, {"number", committed_}, {"forced", false}});
+  try_resume(ctx);
 }
 
 void Participant::check_flushed(NodeContext& ctx) {
@@ -85,7 +101,7 @@ void Participant::check_flushed(NodeContext& ctx) {
 void Participant::on_saved(NodeContext& ctx, std::uint64_t number) {
   if (phase_ == Phase::Saving && number == wave_) {
     phase_ = Phase::WaitingCont;
-    ctx.send_control(coordinator_, control("ACK", wave_, epoch_));
+    ctx.send_control(coordinator_, control(Msg::Ack, wave_, epoch_));
   }
 }
 
@@ -101,7 +117,7 @@ void Participant::on_restart(NodeContext& ctx, const FailureNotice& own) {
   rollback_due_ = true;
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
   waiting_for_.insert(own.id);
-  ctx.send_control(coordinator_, control("RESTARTED", 0, own.id));
+  ctx.send_control(coordinator_, control(Msg::Restarted, 0, own.id));
 }
 
 void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch) {

@@ -12,6 +12,7 @@
  * do with the processes blocked in the operation. */
 #pragma once
 
+#include "protocols/coordinated/messages.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <map>
@@ -45,6 +46,8 @@ class Participant : public Agent {
 
  private:
   enum class Phase { Idle, Flushing, Saving, WaitingCont };
+  void on_init(NodeContext& ctx, const WaveBody& b);
+  void on_cont(NodeContext& ctx, const WaveBody& b);
   void check_flushed(NodeContext& ctx);
   void rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch);
   void restored(NodeContext& ctx);

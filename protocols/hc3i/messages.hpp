@@ -2,6 +2,7 @@
  * control messages. Sizes: 8 bytes per integer, 64 bytes of header per control message. */
 #pragma once
 
+#include "protocols/common/control.hpp"
 #include "protocols/hc3i/ddv.hpp"
 #include "sim/net/envelope.hpp"
 
@@ -13,6 +14,63 @@ namespace ckptsim::hc3i {
 
 constexpr double kControlBytes = 64;
 constexpr double kWord = 8;
+
+/** @brief The kinds of control messages: a cluster's CLC, the logs' acknowledgements, the
+ *  recovery, the garbage collection (node.hpp says who sends what). */
+enum class Msg {
+  ClcReq = 1,
+  ClcReady,
+  ClcSave,
+  ClcAck,
+  ClcCommit,
+  ClcForce,
+  LogAck,
+  Rollback,
+  Restarted,
+  Alert,
+  AlertBcast,
+  GcReq,
+  GcResp,
+  GcCollect,
+  GcApply
+};
+
+/** @brief The statistics and trace name of a kind. */
+constexpr const char* msg_name(Msg m) {
+  switch (m) {
+  case Msg::ClcReq:
+    return "CLC_REQ";
+  case Msg::ClcReady:
+    return "CLC_READY";
+  case Msg::ClcSave:
+    return "CLC_SAVE";
+  case Msg::ClcAck:
+    return "CLC_ACK";
+  case Msg::ClcCommit:
+    return "CLC_COMMIT";
+  case Msg::ClcForce:
+    return "CLC_FORCE";
+  case Msg::LogAck:
+    return "LOG_ACK";
+  case Msg::Rollback:
+    return "ROLLBACK";
+  case Msg::Restarted:
+    return "RESTARTED";
+  case Msg::Alert:
+    return "ALERT";
+  case Msg::AlertBcast:
+    return "ALERT_BCAST";
+  case Msg::GcReq:
+    return "GC_REQ";
+  case Msg::GcResp:
+    return "GC_RESP";
+  case Msg::GcCollect:
+    return "GC_COLLECT";
+  case Msg::GcApply:
+    return "GC_APPLY";
+  }
+  return "?";
+}
 
 /** @brief Piggyback of an application message. Inter-cluster: the sender cluster's SN (the
  *  protocol's only required field), with the sender cluster's epoch (number of rollbacks) and the
@@ -77,8 +135,8 @@ struct Body : Payload {
   }
 };
 
-inline ControlMessage control(const char* type, std::shared_ptr<Body> body) {
-  return ControlMessage{type, std::move(body), kControlBytes};
+inline ControlMessage control(Msg m, std::shared_ptr<Body> body) {
+  return make_control(m, std::move(body), kControlBytes);
 }
 
 inline const Body& body(const ControlMessage& m) { return static_cast<const Body&>(*m.body); }

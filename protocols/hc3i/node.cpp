@@ -2,8 +2,6 @@
 #include "protocols/hc3i/node.hpp"
 
 #include <fmt/format.h>
-#include <stdexcept>
-#include <unordered_map>
 
 namespace ckptsim::hc3i {
 
@@ -28,9 +26,9 @@ NodeId Node::recovery_leader(NodeId victim) const {
   return victim == leader ? leader + 1 : leader;
 }
 
-void Node::broadcast(NodeContext& ctx, const char* type, const std::shared_ptr<Body>& b, NodeId except) {
+void Node::broadcast(NodeContext& ctx, Msg kind, const std::shared_ptr<Body>& b, NodeId except) {
   for (NodeId m : members_)
-    if (m != except) ctx.send_control(m, control(type, b));
+    if (m != except) ctx.send_control(m, control(kind, b));
 }
 
 void Node::on_start(NodeContext& ctx) {
@@ -48,27 +46,40 @@ void Node::update_app(NodeContext& ctx) {
 }
 
 void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
-  using Handler = void (*)(Node&, NodeContext&, NodeId, const Body&);
-  static const std::unordered_map<std::string, Handler> handlers{
-      {"LOG_ACK", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_log_ack(c, b); }},
-      {"CLC_REQ", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_req(c, b); }},
-      {"CLC_READY", [](Node& n, NodeContext& c, NodeId f, const Body& b) { n.on_ready(c, f, b); }},
-      {"CLC_SAVE", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_save(c, b); }},
-      {"CLC_ACK", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_ack(c, b); }},
-      {"CLC_COMMIT", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_commit(c, b); }},
-      {"CLC_FORCE", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_force(c, b); }},
-      {"ROLLBACK", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_rollback_order(c, b); }},
-      {"RESTARTED", [](Node& n, NodeContext& c, NodeId f, const Body& b) { n.on_restarted(c, f, b.get("failure")); }},
-      {"ALERT", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_alert(c, b); }},
-      {"ALERT_BCAST", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_alert_bcast(c, b); }},
-      {"GC_REQ", [](Node& n, NodeContext& c, NodeId f, const Body& b) { n.on_gc_req(c, f, b); }},
-      {"GC_RESP", [](Node& n, NodeContext& c, NodeId f, const Body& b) { n.on_gc_resp(c, f, b); }},
-      {"GC_COLLECT", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.on_gc_collect(c, b); }},
-      {"GC_APPLY", [](Node& n, NodeContext& c, NodeId, const Body& b) { n.apply_gc(c, b); }},
-  };
-  auto it = handlers.find(msg.type);
-  if (it == handlers.end()) throw std::logic_error("hc3i: unknown control message " + msg.type);
-  it->second(*this, ctx, from, body(msg));
+  const Body& b = body(msg);
+  switch (control_kind<Msg>(msg)) {
+  case Msg::ClcReq:
+    return on_req(ctx, b);
+  case Msg::ClcReady:
+    return on_ready(ctx, from, b);
+  case Msg::ClcSave:
+    return on_save(ctx, b);
+  case Msg::ClcAck:
+    return on_ack(ctx, b);
+  case Msg::ClcCommit:
+    return on_commit(ctx, b);
+  case Msg::ClcForce:
+    return on_force(ctx, b);
+  case Msg::LogAck:
+    return on_log_ack(ctx, b);
+  case Msg::Rollback:
+    return on_rollback_order(ctx, b);
+  case Msg::Restarted:
+    return on_restarted(ctx, from, b.get("failure"));
+  case Msg::Alert:
+    return on_alert(ctx, b);
+  case Msg::AlertBcast:
+    return on_alert_bcast(ctx, b);
+  case Msg::GcReq:
+    return on_gc_req(ctx, from, b);
+  case Msg::GcResp:
+    return on_gc_resp(ctx, from, b);
+  case Msg::GcCollect:
+    return on_gc_collect(ctx, b);
+  case Msg::GcApply:
+    return apply_gc(ctx, b);
+  }
+  unexpected_control("hc3i", msg);
 }
 
 bool Node::recovering() const {

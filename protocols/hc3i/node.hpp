@@ -130,7 +130,7 @@ class Node : public Agent {
   bool is_leader() const { return self_ == leader_; }
   NodeId leader_of(int cluster) const;
   NodeId recovery_leader(NodeId victim) const;
-  void broadcast(NodeContext& ctx, const char* type, const std::shared_ptr<Body>& b, NodeId except = -1);
+  void broadcast(NodeContext& ctx, Msg m, const std::shared_ptr<Body>& b, NodeId except = -1);
   std::any saved_state() const;
   Sn last_clc() const { return clcs_.empty() ? 0 : clcs_.back().sn; }
 

@@ -91,7 +91,7 @@ void Node::process_inbox(NodeContext& ctx) {
       ctx.stats().add("hc3i.duplicates_dropped");
       auto a = std::make_shared<Body>();
       a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}, {"sender_epoch", p.epoch}};
-      ctx.send_control(msg.src, control("LOG_ACK", a));
+      ctx.send_control(msg.src, control(Msg::LogAck, a));
       continue;
     }
     if (needs_forced_clc(cur_.ddv, from, p.sn)) {
@@ -110,7 +110,7 @@ void Node::process_inbox(NodeContext& ctx) {
         if (is_leader())
           on_force(ctx, *f);
         else
-          ctx.send_control(leader_, control("CLC_FORCE", f));
+          ctx.send_control(leader_, control(Msg::ClcForce, f));
       }
       return;
     }
@@ -119,7 +119,7 @@ void Node::process_inbox(NodeContext& ctx) {
     ctx.deliver(msg, pb);
     auto a = std::make_shared<Body>();
     a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}, {"sender_epoch", p.epoch}};
-    ctx.send_control(msg.src, control("LOG_ACK", a));
+    ctx.send_control(msg.src, control(Msg::LogAck, a));
   }
 }
 

@@ -45,7 +45,7 @@ void Node::start_clc(NodeContext& ctx) {
   auto b = std::make_shared<Body>();
   b->ints = {{"number", round_.number}, {"epoch", epoch_}};
   b->ddv = round_.ddv;
-  broadcast(ctx, "CLC_REQ", b, self_);
+  broadcast(ctx, Msg::ClcReq, b, self_);
   on_req(ctx, *b);
 }
 
@@ -68,7 +68,7 @@ void Node::on_req(NodeContext& ctx, const Body& b) {
   if (is_leader())
     on_ready(ctx, self_, *r);
   else
-    ctx.send_control(leader_, control("CLC_READY", r));
+    ctx.send_control(leader_, control(Msg::ClcReady, r));
 }
 
 void Node::on_ready(NodeContext& ctx, NodeId from, const Body& b) {
@@ -87,7 +87,7 @@ void Node::on_ready(NodeContext& ctx, NodeId from, const Body& b) {
     if (r == self_)
       on_save(ctx, *s);
     else
-      ctx.send_control(r, control("CLC_SAVE", s));
+      ctx.send_control(r, control(Msg::ClcSave, s));
   }
 }
 
@@ -122,7 +122,7 @@ void Node::on_saved(NodeContext& ctx, std::uint64_t number) {
   if (is_leader())
     on_ack(ctx, *a);
   else
-    ctx.send_control(leader_, control("CLC_ACK", a));
+    ctx.send_control(leader_, control(Msg::ClcAck, a));
 }
 
 void Node::on_ack(NodeContext& ctx, const Body& b) {
@@ -147,7 +147,7 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
                    {"initial", r.initial}});
   auto c = std::make_shared<Body>();
   c->ints = {{"number", r.number}, {"forced", r.forced ? 1u : 0u}};
-  broadcast(ctx, "CLC_COMMIT", c, self_);
+  broadcast(ctx, Msg::ClcCommit, c, self_);
   on_commit(ctx, *c);
   arm_clc_timer(ctx); // committing any CLC, forced ones included, resets the timer
   for (int cl = 0; cl < clusters_; cl++)

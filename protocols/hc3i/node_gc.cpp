@@ -36,7 +36,7 @@ void Node::start_gc(NodeContext& ctx) {
     if (c == cluster_) continue;
     auto b = std::make_shared<Body>();
     b->ints = {{"round", gc_round_}};
-    ctx.send_control(leader_of(c), control("GC_REQ", b));
+    ctx.send_control(leader_of(c), control(Msg::GcReq, b));
   }
   if (clusters_ == 1) on_gc_resp(ctx, self_, Body{});
 }
@@ -67,7 +67,7 @@ void Node::on_gc_req(NodeContext& ctx, NodeId from, const Body& b) {
   r->ints = {{"round", b.get("round")}, {"failure", latest_failure_}, {"epoch", epoch_}};
   r->clcs = clcs_;
   for (int c = 0; c < clusters_; c++) r->epochs.push_back(known_epoch(c)); // the rollbacks it processed
-  ctx.send_control(from, control("GC_RESP", r));
+  ctx.send_control(from, control(Msg::GcResp, r));
 }
 
 void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
@@ -124,12 +124,12 @@ void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
     if (c == cluster_)
       on_gc_collect(ctx, *b2);
     else
-      ctx.send_control(leader_of(c), control("GC_COLLECT", b2));
+      ctx.send_control(leader_of(c), control(Msg::GcCollect, b2));
   }
 }
 
 void Node::on_gc_collect(NodeContext& ctx, const Body& b) {
-  broadcast(ctx, "GC_APPLY", std::make_shared<Body>(b), self_);
+  broadcast(ctx, Msg::GcApply, std::make_shared<Body>(b), self_);
   apply_gc(ctx, b);
 }
 

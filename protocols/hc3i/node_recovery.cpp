@@ -56,7 +56,7 @@ void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
   auto b = std::make_shared<Body>();
   b->ints = {{"sn", rollback_sn_}, {"epoch", epoch_ + 1}, {"failure", notice.id}};
   for (NodeId m : members_)
-    if (m != self_ && m != victim_) ctx.send_control(m, control("ROLLBACK", b));
+    if (m != self_ && m != victim_) ctx.send_control(m, control(Msg::Rollback, b));
   on_rollback_order(ctx, *b);
   if (restarted_pending_ && restarted_pending_->second == notice.id) {
     const NodeId from = restarted_pending_->first;
@@ -75,7 +75,7 @@ void Node::on_restart(NodeContext& ctx, const FailureNotice& own) {
   update_app(ctx);
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", own.id}};
-  ctx.send_control(recovery_leader(self_), control("RESTARTED", b));
+  ctx.send_control(recovery_leader(self_), control(Msg::Restarted, b));
 }
 
 void Node::on_restarted(NodeContext& ctx, NodeId from, FailureId failure) {
@@ -88,7 +88,7 @@ void Node::on_restarted(NodeContext& ctx, NodeId from, FailureId failure) {
   b->ints = {{"sn", rollback_sn_}, {"epoch", epoch_}, {"failure", failure_}, {"latest", latest_failure_}};
   b->clcs = clcs_;
   b->rollbacks = rollbacks_;
-  ctx.send_control(from, control("ROLLBACK", b));
+  ctx.send_control(from, control(Msg::Rollback, b));
 }
 
 void Node::on_rollback_order(NodeContext& ctx, const Body& b) {
@@ -220,7 +220,7 @@ void Node::send_alerts(NodeContext& ctx, Sn restored_sn) {
     if (c == cluster_) continue;
     auto b = std::make_shared<Body>();
     b->ints = {{"cluster", static_cast<std::uint64_t>(cluster_)}, {"sn", s}, {"epoch", epoch_}};
-    ctx.send_control(leader_of(c), control("ALERT", b));
+    ctx.send_control(leader_of(c), control(Msg::Alert, b));
   }
   ctx.trace_event(1, "alert_sent", {{"cluster", cluster_}, {"sn", s}, {"epoch", epoch_}});
 }
@@ -263,7 +263,7 @@ void Node::process_alerts(NodeContext& ctx) {
                                             {"cause", "alert"},
                                             {"from", f}});
     }
-    broadcast(ctx, "ALERT_BCAST", b, self_);
+    broadcast(ctx, Msg::AlertBcast, b, self_);
     on_alert_bcast(ctx, *b);
     if (target) send_alerts(ctx, *target);
   }

@@ -27,23 +27,44 @@ void RecoveryManager::on_start(NodeContext& ctx) {
 
 void RecoveryManager::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
   const Body& b = body(msg);
-  if (msg.type == "CKPT_RECORD") {
-    const auto u = static_cast<std::size_t>(b.get("unit"));
-    const std::int64_t number = b.get("number");
-    records_[u][number] = Record{b.deps, b.pairs, static_cast<double>(b.get("bytes"))};
-    max_number_[u] = std::max(max_number_[u], number);
-    record_storage(ctx);
-  } else if (msg.type == "STATE") {
-    if (!active_ || computed_ || static_cast<FailureId>(b.get("failure")) != failure_) return;
-    states_[from] = NodeState{b.deps, b.channels};
-    if (states_.size() + 1 == static_cast<std::size_t>(ctx.layout().num_nodes())) compute(ctx);
-  } else if (msg.type == "RESTARTED") {
-    const auto f = static_cast<FailureId>(b.get("failure"));
-    if (f > failure_) start(ctx, f, from); // the restart came before the failure notice
-    if (f != failure_) return;
-    victim_restarted_ = true;
-    if (computed_) send_order(ctx, victim_);
+  switch (control_kind<Msg>(msg)) {
+  case Msg::CkptRecord:
+    return on_record(ctx, b);
+  case Msg::State:
+    return on_state(ctx, from, b);
+  case Msg::Restarted:
+    return on_restarted(ctx, from, static_cast<FailureId>(b.get("failure")));
+  case Msg::Init:
+  case Msg::Flush:
+  case Msg::Ack:
+  case Msg::Commit:
+  case Msg::RecoverReq:
+  case Msg::Rollback:
+  case Msg::Gc:
+    break; // the processes'
   }
+  unexpected_control("independent", msg);
+}
+
+void RecoveryManager::on_record(NodeContext& ctx, const Body& b) {
+  const auto u = static_cast<std::size_t>(b.get("unit"));
+  const std::int64_t number = b.get("number");
+  records_[u][number] = Record{b.deps, b.pairs, static_cast<double>(b.get("bytes"))};
+  max_number_[u] = std::max(max_number_[u], number);
+  record_storage(ctx);
+}
+
+void RecoveryManager::on_state(NodeContext& ctx, NodeId from, const Body& b) {
+  if (!active_ || computed_ || static_cast<FailureId>(b.get("failure")) != failure_) return;
+  states_[from] = NodeState{b.deps, b.channels};
+  if (states_.size() + 1 == static_cast<std::size_t>(ctx.layout().num_nodes())) compute(ctx);
+}
+
+void RecoveryManager::on_restarted(NodeContext& ctx, NodeId from, FailureId f) {
+  if (f > failure_) start(ctx, f, from); // the restart came before the failure notice
+  if (f != failure_) return;
+  victim_restarted_ = true;
+  if (computed_) send_order(ctx, victim_);
 }
 
 void RecoveryManager::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
@@ -61,7 +82,7 @@ void RecoveryManager::start(NodeContext& ctx, FailureId id, NodeId victim) {
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", static_cast<std::int64_t>(id)}};
   for (NodeId n = 0; n < ctx.layout().num_nodes(); n++)
-    if (n != victim) ctx.send_control(n, control("RECOVER_REQ", b));
+    if (n != victim) ctx.send_control(n, control(Msg::RecoverReq, b));
   if (ctx.layout().num_nodes() == 1) compute(ctx);
 }
 
@@ -150,7 +171,7 @@ void RecoveryManager::send_order(NodeContext& ctx, NodeId node) {
     b->history = history_;
     for (const auto& [number, rec] : recs) b->stored.push_back(number);
   }
-  ctx.send_control(node, control("ROLLBACK", b));
+  ctx.send_control(node, control(Msg::Rollback, b));
 }
 
 void RecoveryManager::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
@@ -188,7 +209,7 @@ void RecoveryManager::run_gc(NodeContext& ctx) {
       const std::uint64_t below = expected_at(line, y, n); // every unit is on the line: records only
       if (below > 0) b->channels[y] = below;
     }
-    ctx.send_control(n, control("GC", b));
+    ctx.send_control(n, control(Msg::Gc, b));
   }
 }
 

@@ -40,6 +40,9 @@ class RecoveryManager : public Agent {
     Channels expected;
   };
 
+  void on_record(NodeContext& ctx, const Body& b);
+  void on_state(NodeContext& ctx, NodeId from, const Body& b);
+  void on_restarted(NodeContext& ctx, NodeId from, FailureId f);
   void start(NodeContext& ctx, FailureId id, NodeId victim);
   void compute(NodeContext& ctx);
   void send_order(NodeContext& ctx, NodeId node);

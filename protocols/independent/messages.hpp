@@ -3,6 +3,7 @@
  * control message. */
 #pragma once
 
+#include "protocols/common/control.hpp"
 #include "protocols/independent/line.hpp"
 #include "sim/net/envelope.hpp"
 
@@ -15,6 +16,37 @@ namespace ckptsim::independent {
 
 constexpr double kControlBytes = 64;
 constexpr double kWord = 8;
+
+/** @brief The kinds of control messages: a unit's checkpoint (INIT, FLUSH, ACK, COMMIT among its
+ *  members, CKPT_RECORD to the recovery manager), the recovery, the garbage collection. */
+enum class Msg { Init = 1, Flush, Ack, Commit, CkptRecord, RecoverReq, State, Rollback, Restarted, Gc };
+
+/** @brief The statistics and trace name of a kind. */
+constexpr const char* msg_name(Msg m) {
+  switch (m) {
+  case Msg::Init:
+    return "INIT";
+  case Msg::Flush:
+    return "FLUSH";
+  case Msg::Ack:
+    return "ACK";
+  case Msg::Commit:
+    return "COMMIT";
+  case Msg::CkptRecord:
+    return "CKPT_RECORD";
+  case Msg::RecoverReq:
+    return "RECOVER_REQ";
+  case Msg::State:
+    return "STATE";
+  case Msg::Rollback:
+    return "ROLLBACK";
+  case Msg::Restarted:
+    return "RESTARTED";
+  case Msg::Gc:
+    return "GC";
+  }
+  return "?";
+}
 
 /** @brief Piggyback of an application message. Between units: the sender unit's epoch (number
  *  of its rollbacks) and interval, which say whether a rollback undid the send, and the
@@ -76,8 +108,8 @@ struct Body : Payload {
   }
 };
 
-inline ControlMessage control(const char* type, std::shared_ptr<Body> body) {
-  return ControlMessage{type, std::move(body), kControlBytes};
+inline ControlMessage control(Msg m, std::shared_ptr<Body> body) {
+  return make_control(m, std::move(body), kControlBytes);
 }
 
 inline const Body& body(const ControlMessage& m) { return static_cast<const Body&>(*m.body); }

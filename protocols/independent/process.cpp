@@ -8,9 +8,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-#include <unordered_map>
-
 namespace ckptsim::independent {
 
 Process::Process(const Units& units, NodeId self, NodeId manager)
@@ -26,19 +23,28 @@ Process::Process(const Units& units, NodeId self, NodeId manager)
 }
 
 void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
-  using Handler = void (*)(Process&, NodeContext&, NodeId, const Body&);
-  static const std::unordered_map<std::string, Handler> handlers{
-      {"INIT", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_init(c, b); }},
-      {"FLUSH", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_flush(c, b); }},
-      {"ACK", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_ack(c, f, b); }},
-      {"COMMIT", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_commit(c, b); }},
-      {"RECOVER_REQ", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_recover_req(c, b); }},
-      {"ROLLBACK", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_rollback(c, b); }},
-      {"GC", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_gc(c, b); }},
-  };
-  auto it = handlers.find(msg.type);
-  if (it == handlers.end()) throw std::logic_error("independent: unknown control message " + msg.type);
-  it->second(*this, ctx, from, body(msg));
+  const Body& b = body(msg);
+  switch (control_kind<Msg>(msg)) {
+  case Msg::Init:
+    return on_init(ctx, b);
+  case Msg::Flush:
+    return on_flush(ctx, b);
+  case Msg::Ack:
+    return on_ack(ctx, from, b);
+  case Msg::Commit:
+    return on_commit(ctx, b);
+  case Msg::RecoverReq:
+    return on_recover_req(ctx, b);
+  case Msg::Rollback:
+    return on_rollback(ctx, b);
+  case Msg::Gc:
+    return on_gc(ctx, b);
+  case Msg::CkptRecord:
+  case Msg::State:
+  case Msg::Restarted:
+    break; // the recovery manager's
+  }
+  unexpected_control("independent", msg);
 }
 
 void Process::on_gc(NodeContext& ctx, const Body& b) {

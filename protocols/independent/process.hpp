@@ -79,7 +79,7 @@ class Process : public Agent {
   void commit_locally(std::int64_t number);
   void freeze_checkpoint();
   void resolve_frozen(NodeContext& ctx, std::int64_t committed);
-  void send_to(NodeContext& ctx, NodeId to, const char* type, const std::shared_ptr<Body>& b);
+  void send_to(NodeContext& ctx, NodeId to, Msg kind, const std::shared_ptr<Body>& b);
 
   // ---- process_recovery.cpp: failures and rollbacks ----
   void on_recover_req(NodeContext& ctx, const Body& b);

@@ -58,14 +58,14 @@ void Process::maybe_start_checkpoint(NodeContext& ctx) {
   round_.started = ctx.now();
   auto b = std::make_shared<Body>();
   b->ints = {{"number", round_.number}, {"generation", static_cast<std::int64_t>(generation_)}};
-  for (NodeId m : units_.members(unit_)) send_to(ctx, m, "INIT", b);
+  for (NodeId m : units_.members(unit_)) send_to(ctx, m, Msg::Init, b);
 }
 
-void Process::send_to(NodeContext& ctx, NodeId to, const char* type, const std::shared_ptr<Body>& b) {
+void Process::send_to(NodeContext& ctx, NodeId to, Msg kind, const std::shared_ptr<Body>& b) {
   if (to == self_)
-    on_control(ctx, self_, control(type, b));
+    on_control(ctx, self_, control(kind, b));
   else
-    ctx.send_control(to, control(type, b));
+    ctx.send_control(to, control(kind, b));
 }
 
 void Process::on_init(NodeContext& ctx, const Body& b) {
@@ -83,7 +83,7 @@ void Process::on_init(NodeContext& ctx, const Body& b) {
   auto f = std::make_shared<Body>();
   f->ints = {{"number", part_.number}, {"generation", static_cast<std::int64_t>(gen)}};
   for (NodeId m : units_.members(unit_))
-    if (m != self_) ctx.send_control(m, control("FLUSH", f));
+    if (m != self_) ctx.send_control(m, control(Msg::Flush, f));
   check_flushed(ctx);
 }
 
@@ -117,7 +117,7 @@ void Process::on_saved(NodeContext& ctx, std::uint64_t number) {
              {"bytes", static_cast<std::int64_t>(ctx.checkpoint_bytes())}};
   a->deps = part_.snap.deps;
   a->channels = part_.snap.expected;
-  send_to(ctx, units_.leader(unit_), "ACK", a);
+  send_to(ctx, units_.leader(unit_), Msg::Ack, a);
 }
 
 void Process::on_ack(NodeContext& ctx, NodeId from, const Body& b) {
@@ -141,10 +141,10 @@ void Process::on_ack(NodeContext& ctx, NodeId from, const Body& b) {
   rec->ints = {{"unit", unit_}, {"number", r.number}, {"bytes", static_cast<std::int64_t>(r.bytes)}};
   rec->deps = r.deps;
   rec->pairs = r.pairs;
-  ctx.send_control(manager_, control("CKPT_RECORD", rec));
+  ctx.send_control(manager_, control(Msg::CkptRecord, rec));
   auto c = std::make_shared<Body>();
   c->ints = {{"number", r.number}, {"generation", static_cast<std::int64_t>(generation_)}};
-  for (NodeId m : units_.members(unit_)) send_to(ctx, m, "COMMIT", c);
+  for (NodeId m : units_.members(unit_)) send_to(ctx, m, Msg::Commit, c);
   arm_timer(ctx, period_); // the next one a period after this one completed
 }
 

@@ -27,7 +27,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   update_app(ctx);
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", static_cast<std::int64_t>(own.id)}};
-  ctx.send_control(manager_, control("RESTARTED", b));
+  ctx.send_control(manager_, control(Msg::Restarted, b));
 }
 
 void Process::on_recover_req(NodeContext& ctx, const Body& b) {
@@ -42,7 +42,7 @@ void Process::on_recover_req(NodeContext& ctx, const Body& b) {
   s->deps = cur_.deps;
   for (const auto& [sender, next] : cur_.expected)
     if (next > 0) s->channels[sender] = next;
-  ctx.send_control(manager_, control("STATE", s));
+  ctx.send_control(manager_, control(Msg::State, s));
 }
 
 void Process::on_rollback(NodeContext& ctx, const Body& b) {

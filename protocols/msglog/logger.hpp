@@ -29,6 +29,10 @@ class EventLogger : public Agent {
     std::uint64_t stable = 0;   // every determinant up to this rsn is held (or in the checkpoint)
     std::map<std::uint64_t, Det> dets;
   };
+  void on_det(NodeContext& ctx, NodeId from, const Body& b);
+  void on_ckpt_done(NodeContext& ctx, NodeId from, const Body& b);
+  void on_replay_req(NodeContext& ctx, NodeId from, const Body& b);
+  void on_notice(NodeContext& ctx, NodeId from, const Body& b);
   void account(NodeContext& ctx, NodeId p);
 
   std::vector<Proc> procs_;

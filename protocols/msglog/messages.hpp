@@ -4,6 +4,7 @@
  * message has a 16-byte header (type, sender incarnation). */
 #pragma once
 
+#include "protocols/common/control.hpp"
 #include "sim/net/envelope.hpp"
 
 #include <map>
@@ -15,6 +16,38 @@ namespace ckptsim::msglog {
 constexpr double kHeaderBytes = 16;
 constexpr double kWord = 8;
 constexpr double kDetBytes = 24;
+
+/** @brief The kinds of control messages: with the event logger (DET, CKPT_DONE, REPLAY_REQ and
+ *  their answers; ROLLBACK_NOTICE goes to the logger and the peers), between processes (LOG_GC,
+ *  RESEND_REQ and its answer CATCHUP). */
+enum class Msg { Det = 1, DetAck, CkptDone, CkptAck, LogGc, ReplayReq, Replay, ResendReq, Catchup, RollbackNotice };
+
+/** @brief The statistics and trace name of a kind. */
+constexpr const char* msg_name(Msg m) {
+  switch (m) {
+  case Msg::Det:
+    return "DET";
+  case Msg::DetAck:
+    return "DET_ACK";
+  case Msg::CkptDone:
+    return "CKPT_DONE";
+  case Msg::CkptAck:
+    return "CKPT_ACK";
+  case Msg::LogGc:
+    return "LOG_GC";
+  case Msg::ReplayReq:
+    return "REPLAY_REQ";
+  case Msg::Replay:
+    return "REPLAY";
+  case Msg::ResendReq:
+    return "RESEND_REQ";
+  case Msg::Catchup:
+    return "CATCHUP";
+  case Msg::RollbackNotice:
+    return "ROLLBACK_NOTICE";
+  }
+  return "?";
+}
 
 /** @brief A determinant: process @p owner delivered, as its @p rsn-th delivery, the message of
  *  index @p idx on the channel from @p src. */
@@ -59,8 +92,8 @@ struct Body : Payload {
   }
 };
 
-inline ControlMessage control(const char* type, std::shared_ptr<Body> body) {
-  return ControlMessage{type, std::move(body), kHeaderBytes};
+inline ControlMessage control(Msg m, std::shared_ptr<Body> body) {
+  return make_control(m, std::move(body), kHeaderBytes);
 }
 
 inline const Body& body(const ControlMessage& m) { return static_cast<const Body&>(*m.body); }

@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <stdexcept>
-#include <unordered_map>
 
 namespace ckptsim::msglog {
 
@@ -28,19 +26,28 @@ void Process::on_start(NodeContext& ctx) {
 }
 
 void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
-  using Handler = void (*)(Process&, NodeContext&, NodeId, const Body&);
-  static const std::unordered_map<std::string, Handler> handlers{
-      {"DET_ACK", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_det_ack(c, b); }},
-      {"CKPT_ACK", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_ckpt_ack(c, b); }},
-      {"LOG_GC", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_log_gc(c, f, b); }},
-      {"REPLAY", [](Process& p, NodeContext& c, NodeId, const Body& b) { p.on_replay(c, b); }},
-      {"RESEND_REQ", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_resend_req(c, f, b); }},
-      {"CATCHUP", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_catchup(c, f, b); }},
-      {"ROLLBACK_NOTICE", [](Process& p, NodeContext& c, NodeId f, const Body& b) { p.on_notice(c, f, b); }},
-  };
-  auto it = handlers.find(msg.type);
-  if (it == handlers.end()) throw std::logic_error("msglog: unknown control message " + msg.type);
-  it->second(*this, ctx, from, body(msg));
+  const Body& b = body(msg);
+  switch (control_kind<Msg>(msg)) {
+  case Msg::DetAck:
+    return on_det_ack(ctx, b);
+  case Msg::CkptAck:
+    return on_ckpt_ack(ctx, b);
+  case Msg::LogGc:
+    return on_log_gc(ctx, from, b);
+  case Msg::Replay:
+    return on_replay(ctx, b);
+  case Msg::ResendReq:
+    return on_resend_req(ctx, from, b);
+  case Msg::Catchup:
+    return on_catchup(ctx, from, b);
+  case Msg::RollbackNotice:
+    return on_notice(ctx, from, b);
+  case Msg::Det:
+  case Msg::CkptDone:
+  case Msg::ReplayReq:
+    break; // the event logger's
+  }
+  unexpected_control("msglog", msg);
 }
 
 void Process::on_timer(NodeContext& ctx, int id) {
@@ -106,7 +113,7 @@ void Process::on_saved(NodeContext& ctx, std::uint64_t number) {
   auto b = std::make_shared<Body>();
   b->inc = epoch_;
   b->ints = {{"number", number}, {"rsn", saving_rsn_}};
-  ctx.send_control(logger_, control("CKPT_DONE", b));
+  ctx.send_control(logger_, control(Msg::CkptDone, b));
 }
 
 void Process::on_ckpt_ack(NodeContext& ctx, const Body& b) {
@@ -137,7 +144,7 @@ void Process::on_ckpt_ack(NodeContext& ctx, const Body& b) {
     auto g = std::make_shared<Body>();
     g->inc = epoch_;
     g->ints = {{"next", next}};
-    ctx.send_control(src, control("LOG_GC", g));
+    ctx.send_control(src, control(Msg::LogGc, g));
   }
 }
 

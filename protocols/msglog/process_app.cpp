@@ -180,7 +180,7 @@ void Process::flush_dets(NodeContext& ctx) {
   ctx.stats().add("msglog.determinants", n);
   ctx.stats().add("msglog.det_bytes", kHeaderBytes + kDetBytes * n);
   det_outstanding_ = true;
-  ctx.send_control(logger_, control("DET", b));
+  ctx.send_control(logger_, control(Msg::Det, b));
 }
 
 void Process::on_det_ack(NodeContext& ctx, const Body& b) {

@@ -143,14 +143,14 @@ void Process::orphan_rollback(NodeContext& ctx, NodeId cause, FailureId failure,
   auto l = std::make_shared<Body>();
   l->inc = epoch_;
   l->ints = {{"failure", failure_}, {"target", target}, {"number", number}, {"rsn", ckpt_rsn}};
-  ctx.send_control(logger_, control("ROLLBACK_NOTICE", l));
+  ctx.send_control(logger_, control(Msg::RollbackNotice, l));
   ctx.trace_event(1, "rollback_notice", {{"failure", failure_}, {"epoch", epoch_}, {"target", target}});
   for (NodeId q = 0; q < nodes_; q++) {
     if (q == self_) continue;
     auto n = std::make_shared<Body>();
     n->inc = epoch_;
     n->ints = {{"failure", failure_}, {"target", target}, {"next", next[q]}};
-    ctx.send_control(q, control("ROLLBACK_NOTICE", n));
+    ctx.send_control(q, control(Msg::RollbackNotice, n));
   }
   flush_dets(ctx);
   start_round(ctx);
@@ -169,7 +169,7 @@ void Process::request_resends(NodeContext& ctx) {
     auto b = std::make_shared<Body>();
     b->inc = epoch_;
     b->ints = {{"failure", failure_}, {"next", st_.in_next[q]}};
-    ctx.send_control(q, control("RESEND_REQ", b));
+    ctx.send_control(q, control(Msg::ResendReq, b));
   }
 }
 

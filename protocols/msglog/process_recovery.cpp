@@ -27,7 +27,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   b->inc = epoch_;
   b->ints = {{"failure", own.id}};
   if (optimistic()) b->ints["optimistic"] = 1; // the answer also lists the rollbacks announced so far
-  ctx.send_control(logger_, control("REPLAY_REQ", b));
+  ctx.send_control(logger_, control(Msg::ReplayReq, b));
 }
 
 void Process::on_replay(NodeContext& ctx, const Body& b) {
@@ -55,7 +55,7 @@ void Process::on_replay(NodeContext& ctx, const Body& b) {
       auto n = std::make_shared<Body>();
       n->inc = epoch_;
       n->ints = {{"failure", failure_}, {"target", logger_stable_}};
-      ctx.send_control(q, control("ROLLBACK_NOTICE", n));
+      ctx.send_control(q, control(Msg::RollbackNotice, n));
     }
   }
   const std::uint64_t number = b.get("number");
@@ -126,7 +126,7 @@ void Process::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
   if (causal())
     if (auto it = others_.find(from); it != others_.end())
       for (const auto& [r, d] : it->second) c->dets.push_back(d);
-  ctx.send_control(from, control("CATCHUP", c));
+  ctx.send_control(from, control(Msg::Catchup, c));
   ctx.recovered(b.get("failure")); // nothing to undo here
 }
 

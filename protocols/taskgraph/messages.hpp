@@ -19,6 +19,7 @@
  * from its log what that checkpoint covers. */
 #pragma once
 
+#include "protocols/common/control.hpp"
 #include "protocols/taskgraph/points.hpp"
 #include "sim/net/envelope.hpp"
 
@@ -31,6 +32,28 @@ namespace ckptsim::taskgraph {
 constexpr double kHeaderBytes = 16;
 constexpr double kWord = 8;
 constexpr double kTagBytes = 4;
+
+/** @brief The kinds of control messages, as above. */
+enum class Msg { Stored = 1, StoredAck, Restart, Restore, Recover, Replayed };
+
+/** @brief The statistics and trace name of a kind. */
+constexpr const char* msg_name(Msg m) {
+  switch (m) {
+  case Msg::Stored:
+    return "TG_STORED";
+  case Msg::StoredAck:
+    return "TG_STORED_ACK";
+  case Msg::Restart:
+    return "TG_RESTART";
+  case Msg::Restore:
+    return "TG_RESTORE";
+  case Msg::Recover:
+    return "TG_RECOVER";
+  case Msg::Replayed:
+    return "TG_REPLAYED";
+  }
+  return "?";
+}
 
 struct Body : Payload {
   FailureId failure = 0;
@@ -52,8 +75,8 @@ struct Body : Payload {
   }
 };
 
-inline ControlMessage control(const char* type, std::shared_ptr<Body> body) {
-  return ControlMessage{type, std::move(body), kHeaderBytes};
+inline ControlMessage control(Msg m, std::shared_ptr<Body> body) {
+  return make_control(m, std::move(body), kHeaderBytes);
 }
 
 inline const Body& body(const ControlMessage& m) { return static_cast<const Body&>(*m.body); }

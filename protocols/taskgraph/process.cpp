@@ -5,8 +5,6 @@
 
 #include <fmt/format.h>
 
-#include <stdexcept>
-
 namespace ckptsim::taskgraph {
 
 void Process::on_app_point(NodeContext& ctx, const AppPoint& point) {
@@ -38,7 +36,7 @@ void Process::announce(NodeContext& ctx, std::uint64_t number) {
   if (backup_down_) return; // told to its substitute when it is back (on_node_back)
   auto b = std::make_shared<Body>();
   b->number = number;
-  ctx.send_control(backup_, control("TG_STORED", b));
+  ctx.send_control(backup_, control(Msg::Stored, b));
 }
 
 void Process::on_stored(NodeContext& ctx, NodeId from, const Body& b) {
@@ -46,7 +44,7 @@ void Process::on_stored(NodeContext& ctx, NodeId from, const Body& b) {
   known = std::max(known, b.number);
   auto a = std::make_shared<Body>();
   a->number = b.number;
-  ctx.send_control(from, control("TG_STORED_ACK", a));
+  ctx.send_control(from, control(Msg::StoredAck, a));
 }
 
 void Process::on_stored_ack(NodeContext& ctx, const Body& b) {
@@ -105,20 +103,21 @@ void Process::account_log(NodeContext& ctx) { count_logged(ctx.stats(), self_, s
 
 void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
   const Body& b = body(msg);
-  if (msg.type == "TG_STORED")
-    on_stored(ctx, from, b);
-  else if (msg.type == "TG_STORED_ACK")
-    on_stored_ack(ctx, b);
-  else if (msg.type == "TG_RESTART")
-    on_restart_request(ctx, from, b);
-  else if (msg.type == "TG_RESTORE")
-    on_restore(ctx, b);
-  else if (msg.type == "TG_RECOVER")
-    on_recover(ctx, b);
-  else if (msg.type == "TG_REPLAYED")
-    on_replayed(ctx, from, b);
-  else
-    throw std::logic_error("taskgraph: unknown control message " + msg.type);
+  switch (control_kind<Msg>(msg)) {
+  case Msg::Stored:
+    return on_stored(ctx, from, b);
+  case Msg::StoredAck:
+    return on_stored_ack(ctx, b);
+  case Msg::Restart:
+    return on_restart_request(ctx, from, b);
+  case Msg::Restore:
+    return on_restore(ctx, b);
+  case Msg::Recover:
+    return on_recover(ctx, b);
+  case Msg::Replayed:
+    return on_replayed(ctx, from, b);
+  }
+  unexpected_control("taskgraph", msg);
 }
 
 void Process::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {

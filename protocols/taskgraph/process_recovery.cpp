@@ -25,7 +25,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   account_log(ctx);
   auto b = std::make_shared<Body>();
   b->failure = own.id;
-  ctx.send_control(backup_, control("TG_RESTART", b));
+  ctx.send_control(backup_, control(Msg::Restart, b));
 }
 
 void Process::on_restart_request(NodeContext& ctx, NodeId from, const Body& b) {
@@ -37,7 +37,7 @@ void Process::on_restart_request(NodeContext& ctx, NodeId from, const Body& b) {
   auto r = std::make_shared<Body>();
   r->failure = b.failure;
   r->number = number;
-  ctx.send_control(from, control("TG_RESTORE", r));
+  ctx.send_control(from, control(Msg::Restore, r));
   // Step 4: the processes that may have to send again, deduced from the graph.
   for (int q : peers) {
     auto m = std::make_shared<Body>();
@@ -47,7 +47,7 @@ void Process::on_restart_request(NodeContext& ctx, NodeId from, const Body& b) {
     if (q == self_)
       on_recover(ctx, *m);
     else
-      ctx.send_control(q, control("TG_RECOVER", m));
+      ctx.send_control(q, control(Msg::Recover, m));
   }
 }
 
@@ -129,7 +129,7 @@ void Process::on_recover(NodeContext& ctx, const Body& b) {
                    {"checkpoint", b.number},
                    {"tags", resent},
                    {"received", r->tags}});
-  ctx.send_control(b.victim, control("TG_REPLAYED", r));
+  ctx.send_control(b.victim, control(Msg::Replayed, r));
 }
 
 void Process::on_replayed(NodeContext& ctx, NodeId from, const Body& b) {

@@ -33,10 +33,14 @@ struct AppMessage {
   std::string label;        // scripted scenarios name their messages (m1, m2...)
 };
 
+/** @brief A protocol's message to another endpoint. The protocol dispatches on @c kind; @c type
+ *  is for people only: the name the engine counts in the statistics (ctrl.<type>) and writes in
+ *  traces. */
 struct ControlMessage {
-  std::string type; // "INIT", "FLUSH", "ALERT"...: counted by type in the statistics
+  std::string type; // "INIT", "FLUSH", "ALERT"...: the statistics and trace name, never compared
   PayloadPtr body;  // may be null
   double bytes = 0; // size on the wire
+  int kind = 0;     // the protocol's message kind (its enum's value, opaque to the engine)
 };
 
 struct Signal {
