@@ -15,7 +15,7 @@
 namespace ckptsim::hc3i {
 
 void Node::maybe_start_clc(NodeContext& ctx) {
-  if (!is_leader() || round_.active || loading_ || waiting_order_ || restarting_ || failure_ != 0 || !alerts_.empty())
+  if (!is_leader() || round_.active || loading_ || waiting_order_ || restarting() || failure_ != 0 || !alerts_.empty())
     return;
   if (cur_.sn == 0 || clc_wanted_ || timer_due_) start_clc(ctx);
 }

@@ -17,7 +17,7 @@ namespace ckptsim::hc3i {
 
 void Node::start_gc(NodeContext& ctx) {
   arm_gc_timer(ctx);
-  if (gc_active_ || !open_failures_.empty() || failure_ != 0 || loading_ || waiting_order_ || restarting_ ||
+  if (gc_active_ || !open_failures_.empty() || failure_ != 0 || loading_ || waiting_order_ || restarting() ||
       !alerts_.empty()) {
     ctx.stats().add("hc3i.gc_skipped");
     ctx.trace_event(1, "gc_skipped", {{"reason", "a recovery is under way"}});

@@ -63,7 +63,7 @@ void Process::on_gc(NodeContext& ctx, const Body& b) {
 }
 
 void Process::update_app(NodeContext& ctx) {
-  const bool hold = part_.number != 0 || holding_ || loading_ || restarting_ || !waiting_for_.empty();
+  const bool hold = part_.number != 0 || holding_ || loading_ || restarting() || !waiting_for_.empty();
   if (hold)
     ctx.pause_app();
   else
@@ -94,7 +94,7 @@ void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) {
 }
 
 void Process::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
-  if (holding_ || loading_ || restarting_) { // the recovery decides what becomes of it
+  if (holding_ || loading_ || restarting()) { // the recovery decides what becomes of it
     held_.emplace_back(msg, pb);
     return;
   }

@@ -11,6 +11,7 @@
  * The code is split by concern: process.cpp (messages), process_ckpt.cpp, process_recovery.cpp. */
 #pragma once
 
+#include "protocols/common/restart_delay.hpp"
 #include "protocols/independent/messages.hpp"
 #include "protocols/independent/units.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -55,7 +56,7 @@ class Process : public Agent {
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
   void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
   bool idle() const override;
-  bool recovering() const override { return holding_ || loading_ || restarting_; }
+  bool recovering() const override { return holding_ || loading_ || restarting(); }
 
  private:
   // ---- process.cpp: application messages, garbage collection ----
@@ -87,6 +88,7 @@ class Process : public Agent {
   void restored(NodeContext& ctx);
   void try_ready(NodeContext& ctx);
   void release_held(NodeContext& ctx);
+  bool restarting() const { return restart_delay_.restarting(); }
 
   const Units& units_;
   const NodeId self_;
@@ -137,9 +139,9 @@ class Process : public Agent {
   double period_ = 0;
 
   // Recovery.
-  bool holding_ = false;    // between RECOVER_REQ and the manager's ROLLBACK: stopped, messages held
-  bool loading_ = false;    // restoring a checkpoint
-  bool restarting_ = false; // a restarted node, not running yet
+  bool holding_ = false;                      // between RECOVER_REQ and the manager's ROLLBACK: stopped, messages held
+  bool loading_ = false;                      // restoring a checkpoint
+  RestartDelay restart_delay_{kRestartTimer}; // a restarted node, not running yet
   FailureId restored_failure_ = 0;
   std::set<FailureId> waiting_for_; // failures whose victim is not back yet
 };

@@ -37,9 +37,7 @@ void Process::arm_timer(NodeContext& ctx, double delay) {
 }
 
 void Process::on_timer(NodeContext& ctx, int id) {
-  if (id == kRestartTimer) {
-    restarting_ = false;
-    ctx.restart_complete();
+  if (restart_delay_.end(ctx, id)) {
     restored(ctx);
   } else if (id == kCheckpointTimer) {
     timer_due_ = true;
@@ -70,8 +68,8 @@ void Process::send_to(NodeContext& ctx, NodeId to, Msg kind, const std::shared_p
 
 void Process::on_init(NodeContext& ctx, const Body& b) {
   const auto gen = static_cast<FailureId>(b.get("generation"));
-  if (gen < generation_ || (gen == generation_ && (holding_ || restarting_))) return; // frozen by a recovery
-  if (gen > generation_ || loading_ || restarting_) { // started after a recovery this node has not applied yet
+  if (gen < generation_ || (gen == generation_ && (holding_ || restarting()))) return; // frozen by a recovery
+  if (gen > generation_ || loading_ || restarting()) { // started after a recovery this node has not applied yet
     early_inits_.push_back(std::make_shared<Body>(b));
     return;
   }

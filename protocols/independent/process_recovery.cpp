@@ -21,7 +21,7 @@ void Process::on_failure_detected(NodeContext& ctx, const FailureNotice& notice)
 void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   period_ = ctx.timer_period("checkpoint_period");
   count_log(ctx); // the log in the dead incarnation's memory is gone
-  restarting_ = true;
+  restart_delay_.begin();
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
   waiting_for_.insert(own.id);
   update_app(ctx);
@@ -32,7 +32,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
 
 void Process::on_recover_req(NodeContext& ctx, const Body& b) {
   const auto f = static_cast<FailureId>(b.get("failure"));
-  if (f <= generation_ || restarting_) return;
+  if (f <= generation_ || restarting()) return;
   holding_ = true;
   waiting_for_.insert(f); // the request may come before the notice
   freeze_checkpoint();
@@ -47,7 +47,7 @@ void Process::on_recover_req(NodeContext& ctx, const Body& b) {
 
 void Process::on_rollback(NodeContext& ctx, const Body& b) {
   const auto f = static_cast<FailureId>(b.get("failure"));
-  if (restarting_) {
+  if (restarting()) {
     if (loading_ || generation_ != 0) return;
     history_ = b.history;
     history_.resize(static_cast<std::size_t>(units_.count()));
@@ -106,8 +106,8 @@ void Process::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& 
 }
 
 void Process::restored(NodeContext& ctx) {
-  if (restarting_) { // the restarted process pays its restart overhead, then it is back
-    ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+  if (restarting()) { // the restarted process pays its restart overhead, then it is back
+    restart_delay_.pay(ctx);
     return;
   }
   ctx.recovered(generation_);

@@ -8,6 +8,7 @@
  * rollbacks). */
 #pragma once
 
+#include "protocols/common/restart_delay.hpp"
 #include "protocols/msglog/messages.hpp"
 #include "protocols/msglog/state.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -140,9 +141,9 @@ class Process : public Agent {
   FailureId failure_ = 0; // being recovered (0: none)
   bool app_done_ = false; // on_app_finished came (after the last step's sends)
   double failure_date_ = 0;
-  bool restored_ = true;     // false from the restart until the checkpoint is restored
-  bool running_ = true;      // false until the restart overhead is paid
-  bool have_replay_ = false; // the logger's answer is in
+  bool restored_ = true;                      // false from the restart until the checkpoint is restored
+  RestartDelay restart_delay_{kRestartTimer}; // from the restart until the restart overhead is paid
+  bool have_replay_ = false;                  // the logger's answer is in
   std::vector<Det> logger_dets_;
   std::uint64_t logger_stable_ = 0;
   std::map<NodeId, std::uint64_t> catchup_; // per peer: its in_next from this process

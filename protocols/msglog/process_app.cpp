@@ -99,7 +99,7 @@ void Process::accept(NodeContext& ctx, const AppMessage& msg, const std::shared_
 }
 
 void Process::try_deliver(NodeContext& ctx) {
-  if (!restored_ || !running_) return;
+  if (!restored_ || restart_delay_.restarting()) return;
   if (failure_ != 0 && !replay_started_) return; // the replay order is not known yet
   while (true) {
     if (!replay_.empty()) {
