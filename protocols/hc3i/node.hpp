@@ -11,6 +11,7 @@
  * The code is split by concern: node_clc.cpp, node_app.cpp, node_recovery.cpp, node_gc.cpp. */
 #pragma once
 
+#include "protocols/common/period_timer.hpp"
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/hc3i/ddv.hpp"
 #include "protocols/hc3i/messages.hpp"
@@ -25,9 +26,9 @@
 namespace ckptsim::hc3i {
 
 // The node's timers (NodeContext::set_timer ids).
-constexpr int kClcTimer = 1;     // unforced CLCs (leader)
-constexpr int kGcTimer = 2;      // garbage collection (leader of cluster 0)
-constexpr int kRestartTimer = 3; // restart overhead of a restarted node
+constexpr PeriodTimer kClcTimer{1, "checkpoint_period"}; // unforced CLCs (leader)
+constexpr PeriodTimer kGcTimer{2, "gc_period"};          // garbage collection (leader of cluster 0)
+constexpr int kRestartTimer = 3;                         // restart overhead of a restarted node
 
 struct Options {
   bool transitive = false; // piggyback the whole DDV (report section 7)

@@ -288,10 +288,10 @@ void Node::on_timer(NodeContext& ctx, int id) {
     restored(ctx);
     return;
   }
-  if (id == kClcTimer) {
+  if (kClcTimer.is(id)) {
     timer_due_ = true;
     maybe_start_clc(ctx);
-  } else if (id == kGcTimer) {
+  } else if (kGcTimer.is(id)) {
     start_gc(ctx);
   }
 }

@@ -11,6 +11,7 @@
  * The code is split by concern: process.cpp (messages), process_ckpt.cpp, process_recovery.cpp. */
 #pragma once
 
+#include "protocols/common/period_timer.hpp"
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/independent/messages.hpp"
 #include "protocols/independent/units.hpp"
@@ -23,7 +24,7 @@
 namespace ckptsim::independent {
 
 // The node's timers (NodeContext::set_timer ids).
-constexpr int kCheckpointTimer = 1;
+constexpr PeriodTimer kCheckpointTimer{1, "checkpoint_period"}; // the unit's checkpoints (leader)
 constexpr int kRestartTimer = 2;
 
 /** @brief A message this node sent to another unit, kept for re-sending after a rollback. */
@@ -70,7 +71,8 @@ class Process : public Agent {
   void update_app(NodeContext& ctx);
 
   // ---- process_ckpt.cpp: the unit's checkpoints ----
-  void arm_timer(NodeContext& ctx, double delay);
+  /** @brief The unit's next checkpoint a period from now (leader). */
+  void arm_timer(NodeContext& ctx);
   void maybe_start_checkpoint(NodeContext& ctx);
   void on_init(NodeContext& ctx, const Body& b);
   void on_flush(NodeContext& ctx, const Body& b);
@@ -136,7 +138,6 @@ class Process : public Agent {
   } round_;
   bool timer_due_ = false;
   bool rearm_ = false; // the unit rolled back: its timer starts again once it computes
-  double period_ = 0;
 
   // Recovery.
   bool holding_ = false;                      // between RECOVER_REQ and the manager's ROLLBACK: stopped, messages held

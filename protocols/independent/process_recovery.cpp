@@ -19,7 +19,6 @@ void Process::on_failure_detected(NodeContext& ctx, const FailureNotice& notice)
 }
 
 void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
-  period_ = ctx.timer_period("checkpoint_period");
   count_log(ctx); // the log in the dead incarnation's memory is gone
   restart_delay_.begin();
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
@@ -77,7 +76,7 @@ void Process::on_rollback(NodeContext& ctx, const Body& b) {
     it = *it > target ? (ctx.discard_checkpoint(static_cast<std::uint64_t>(*it)), stored_.erase(it)) : std::next(it);
   loading_ = true;
   timer_due_ = false; // the timer starts again once the unit computes (try_ready)
-  ctx.cancel_timer(kCheckpointTimer);
+  kCheckpointTimer.cancel(ctx);
   update_app(ctx);
   if (target > 0) {
     ctx.load_checkpoint(static_cast<std::uint64_t>(target)); // own memory, or stable storage for the victim
@@ -154,7 +153,7 @@ void Process::try_ready(NodeContext& ctx) {
   update_app(ctx);
   if (rearm_) { // a unit that rolled back checkpoints a period after it computes again
     rearm_ = false;
-    arm_timer(ctx, period_);
+    arm_timer(ctx);
   }
   maybe_start_checkpoint(ctx);
 }

@@ -1,6 +1,7 @@
 /* The timers several protocols share (protocols/common/): the restart overhead of a restarted
  * process (RestartDelay) and the timers that fire a period after they are armed (PeriodTimer),
  * against a fake node that records the timers set and the restarts reported. */
+#include "protocols/common/period_timer.hpp"
 #include "protocols/common/restart_delay.hpp"
 
 #include <gtest/gtest.h>
@@ -115,6 +116,43 @@ TEST(CommonRestartDelay, ATimerOfAProcessThatIsNotRestartingIsNotARestart) {
   RestartDelay delay(1);
   EXPECT_FALSE(delay.end(node, 1));
   EXPECT_EQ(node.restarts_, 0);
+}
+
+constexpr PeriodTimer kGc{2, "gc_period"};
+
+TEST(CommonPeriodTimer, FiresAPeriodAfterItIsArmed) {
+  FakeTimerNode node;
+  node.periods_ = {{"gc_period", 50}, {"checkpoint_period", 20}};
+  node.now_ = 10;
+  EXPECT_EQ(kGc.period(node), 50);
+  kGc.arm(node);
+  ASSERT_EQ(node.timers_.size(), 1u);
+  EXPECT_EQ(node.timers_.at(2), 60);
+  node.now_ = 25;
+  kGc.arm(node); // armed again: the date moves
+  EXPECT_EQ(node.timers_.at(2), 75);
+  EXPECT_TRUE(kGc.is(2));
+  EXPECT_FALSE(kGc.is(1));
+  kGc.cancel(node);
+  EXPECT_TRUE(node.timers_.empty());
+}
+
+TEST(CommonPeriodTimer, ATimerTheFileDoesNotGiveNeverFires) {
+  FakeTimerNode node;
+  node.periods_ = {{"checkpoint_period", 20}};
+  EXPECT_EQ(kGc.period(node), kInf);
+  node.timers_[2] = 40; // a date set before: dropped, not left to fire
+  kGc.arm(node);
+  EXPECT_TRUE(node.timers_.empty());
+}
+
+TEST(CommonPeriodTimer, AFirstDelayStandsForAPhase) {
+  FakeTimerNode node;
+  node.now_ = 100;
+  kGc.arm_in(node, 12.5);
+  EXPECT_EQ(node.timers_.at(2), 112.5);
+  kGc.arm_in(node, kInf);
+  EXPECT_TRUE(node.timers_.empty());
 }
 
 } // namespace
