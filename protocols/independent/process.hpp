@@ -12,6 +12,7 @@
 #pragma once
 
 #include "protocols/common/period_timer.hpp"
+#include "protocols/common/reorder_buffer.hpp"
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/independent/messages.hpp"
 #include "protocols/independent/units.hpp"
@@ -110,7 +111,8 @@ class Process : public Agent {
   FailureId generation_ = 0;          // the newest failure whose recovery this node applied
 
   // Volatile.
-  std::map<NodeId, std::map<std::uint64_t, std::pair<AppMessage, PayloadPtr>>> early_; // per sender, by index
+  using Arrivals = ReorderBuffer<std::pair<AppMessage, PayloadPtr>>;
+  Arrivals early_;                                             // from other units, before their turn
   std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this unit
   std::vector<std::pair<AppMessage, PayloadPtr>> held_;        // arrived while the node was recovering
   std::map<NodeId, std::uint64_t> resend_from_;                // re-sends due once every victim is back

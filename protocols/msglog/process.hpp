@@ -8,6 +8,7 @@
  * rollbacks). */
 #pragma once
 
+#include "protocols/common/reorder_buffer.hpp"
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/msglog/messages.hpp"
 #include "protocols/msglog/state.hpp"
@@ -115,8 +116,9 @@ class Process : public Agent {
     AppMessage msg;
     std::shared_ptr<const Piggyback> pb;
   };
-  std::map<NodeId, std::map<std::uint64_t, Arrived>> buffer_; // per source, by channel index
-  std::vector<Arrived> before_restore_;                       // arrived while the state is not restored
+  using Arrivals = ReorderBuffer<Arrived>;
+  Arrivals buffer_;                     // before their turn on their channel
+  std::vector<Arrived> before_restore_; // arrived while the state is not restored
 
   // Determinants of own deliveries on their way to the logger.
   std::vector<Det> pending_dets_; // not sent yet (a DET message is outstanding)

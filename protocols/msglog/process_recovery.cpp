@@ -110,7 +110,7 @@ void Process::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
     known = b.inc;
     // What its failed incarnation sent and this process has not delivered: its re-execution
     // sends it again.
-    std::erase_if(buffer_[from], [&](const auto& item) { return item.second.pb->epoch < known; });
+    buffer_.drop_if(from, [&](const Arrived& a) { return a.pb->epoch < known; });
   }
   const std::uint64_t next = b.get("next");
   std::uint64_t resent = 0;
