@@ -1,28 +1,23 @@
 #include "protocols/cck/coordinator.hpp"
 
 #include "protocols/cck/messages.hpp"
+#include "protocols/common/period_timer.hpp"
 
-#include <cmath>
 #include <string>
 
 namespace ckptsim::cck {
 
 namespace {
-constexpr int kWaveTimer = 1;
+constexpr PeriodTimer kWaveTimer{1, "checkpoint_period"};
 constexpr Msg kWaveMsgs[] = {Msg::Init, Msg::Ping, Msg::Pong, Msg::Cont, Msg::Ack};
 } // namespace
 
-void Coordinator::on_start(NodeContext& ctx) {
-  period_ = ctx.timer_period("checkpoint_period");
-  schedule(ctx);
-}
+void Coordinator::on_start(NodeContext& ctx) { schedule(ctx); }
 
-void Coordinator::schedule(NodeContext& ctx) {
-  if (std::isfinite(period_)) ctx.set_timer(kWaveTimer, ctx.now() + period_);
-}
+void Coordinator::schedule(NodeContext& ctx) { kWaveTimer.arm(ctx); }
 
 void Coordinator::on_timer(NodeContext& ctx, int id) {
-  if (id == kWaveTimer && wave_ == 0 && !restarting_) start_wave(ctx);
+  if (kWaveTimer.is(id) && wave_ == 0 && !restarting_) start_wave(ctx);
 }
 
 double Coordinator::wave_messages(NodeContext& ctx) const {
@@ -118,7 +113,7 @@ void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
   restarting_ = true;
   ready_ = 0;
   done_ = 0;
-  ctx.cancel_timer(kWaveTimer);
+  kWaveTimer.cancel(ctx);
   aborted_ = wave_;
   if (wave_ != 0) { // the wave under way is not a recovery line
     ctx.stats().add("cck.waves_aborted");

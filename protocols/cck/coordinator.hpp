@@ -30,7 +30,6 @@ class Coordinator : public Agent {
   double wave_messages(NodeContext& ctx) const;
   void failure(NodeContext& ctx, FailureId id, NodeId victim);
 
-  double period_ = 0;
   std::uint64_t next_wave_ = 1;
   std::uint64_t committed_ = 0;
   std::uint64_t wave_ = 0;    // under way (0: none)

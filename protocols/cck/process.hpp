@@ -22,6 +22,7 @@
 #pragma once
 
 #include "protocols/cck/messages.hpp"
+#include "protocols/common/restart_delay.hpp"
 #include "sim/app/stencil.hpp"
 #include "sim/protocol/protocol.hpp"
 
@@ -53,6 +54,7 @@ class Process : public Agent {
   bool recovering() const override { return restart_ != Restart::None; }
 
  private:
+  static constexpr int kRestartTimer = 1; // a process' only timer
   enum class Phase { Idle, Stopping, Flushing, Saving, WaitingCont };
   enum class Restart { None, Loading, Stopping, Flushing, Gathering, Ready, CatchingUp };
 
@@ -110,6 +112,7 @@ class Process : public Agent {
 
   // Restart
   Restart restart_ = Restart::None;
+  RestartDelay restart_delay_{kRestartTimer}; // restarting from on_restart to the end of its overhead
   NodeId failed_ = -1;
   bool failed_back_ = false;
   bool gather_to_failed_ = false; // the GATHER owed to the failed process once it is back

@@ -9,10 +9,6 @@
 
 namespace ckptsim::cck {
 
-namespace {
-constexpr int kRestartTimer = 1;
-} // namespace
-
 void Process::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
   if (notice.id > epoch_) begin_restart(ctx, notice.id, notice.victim);
 }
@@ -157,6 +153,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   life_ = own.id;
   failed_ = ctx.self();
   restart_ = Restart::Loading;
+  restart_delay_.begin();
   ctx.send_control(coordinator_, control(Msg::Restarted, 0, own.id));
 }
 
@@ -167,12 +164,11 @@ void Process::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& 
   saved_[0] = ctx.initial_snapshot().app;
   saved_[number] = s.app;
   last_saved_ = number;
-  ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+  restart_delay_.pay(ctx);
 }
 
 void Process::on_timer(NodeContext& ctx, int id) {
-  if (id != kRestartTimer || restart_ != Restart::Loading) return;
-  ctx.restart_complete();
+  if (restart_ != Restart::Loading || !restart_delay_.end(ctx, id)) return;
   // Its restricted graph is that of its whole checkpointed graph: it re-executes all of it.
   const TaskGraph& g = wl_.graph();
   auto body = std::make_shared<GatherBody>();

@@ -7,8 +7,6 @@
 namespace ckptsim::coordinated {
 
 namespace {
-constexpr int kRestartTimer = 1;
-
 // The program-order points at which the root of a collective may ask for a checkpoint.
 bool is_collective(const std::string& kind) {
   return kind == "bcast" || kind == "scatter" || kind == "gather" || kind == "barrier";
@@ -25,7 +23,7 @@ void Participant::on_app_receive(NodeContext& ctx, const AppMessage& msg, const 
     ctx.stats().add("coordinated.stale_dropped");
     return;
   }
-  if (e > epoch_ || rollback_due_ || restarting_ || loading_) { // sent after a rollback this process has not made yet
+  if (e > epoch_ || rollback_due_ || restarting() || loading_) { // sent after a rollback this process has not made yet
     early_.emplace_back(msg, pb);
     return;
   }
@@ -113,7 +111,7 @@ void Participant::on_failure_detected(NodeContext& ctx, const FailureNotice& not
 }
 
 void Participant::on_restart(NodeContext& ctx, const FailureNotice& own) {
-  restarting_ = true;
+  restart_delay_.begin();
   rollback_due_ = true;
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
   waiting_for_.insert(own.id);
@@ -121,7 +119,7 @@ void Participant::on_restart(NodeContext& ctx, const FailureNotice& own) {
 }
 
 void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch) {
-  if (epoch <= epoch_ && !restarting_) return; // already rolled back for this failure
+  if (epoch <= epoch_ && !restarting()) return; // already rolled back for this failure
   if (epoch < epoch_) return;
   epoch_ = epoch;
   rollback_due_ = false;
@@ -163,8 +161,8 @@ void Participant::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapsh
 }
 
 void Participant::restored(NodeContext& ctx) {
-  if (restarting_) { // the restarted process pays its restart overhead, then it is back
-    ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+  if (restarting()) { // the restarted process pays its restart overhead, then it is back
+    restart_delay_.pay(ctx);
     return;
   }
   ctx.recovered(epoch_);
@@ -176,10 +174,7 @@ void Participant::restored(NodeContext& ctx) {
 }
 
 void Participant::on_timer(NodeContext& ctx, int id) {
-  if (id != kRestartTimer) return;
-  restarting_ = false;
-  ctx.restart_complete();
-  restored(ctx); // reports this process' part of the recovery
+  if (restart_delay_.end(ctx, id)) restored(ctx); // reports this process' part of the recovery
 }
 
 void Participant::wait_for(FailureId id) {
@@ -197,7 +192,7 @@ void Participant::try_resume(NodeContext& ctx) {
   // Not while a rollback's load is under way: the victim may be back before a survivor has its
   // wave from a remote copy (its own was lost with an earlier failure), and what it would deliver
   // meanwhile the restore would undo.
-  if (phase_ == Phase::Idle && !rollback_due_ && !restarting_ && !loading_ && waiting_for_.empty() && awaiting_ == 0)
+  if (phase_ == Phase::Idle && !rollback_due_ && !restarting() && !loading_ && waiting_for_.empty() && awaiting_ == 0)
     ctx.resume_app();
 }
 

@@ -12,6 +12,7 @@
  * do with the processes blocked in the operation. */
 #pragma once
 
+#include "protocols/common/restart_delay.hpp"
 #include "protocols/coordinated/messages.hpp"
 #include "sim/protocol/protocol.hpp"
 
@@ -40,12 +41,14 @@ class Participant : public Agent {
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
   void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
   bool idle() const override {
-    return phase_ == Phase::Idle && !rollback_due_ && !restarting_ && !loading_ && awaiting_ == 0;
+    return phase_ == Phase::Idle && !rollback_due_ && !restarting() && !loading_ && awaiting_ == 0;
   }
   void on_app_point(NodeContext& ctx, const AppPoint& point) override;
 
  private:
   enum class Phase { Idle, Flushing, Saving, WaitingCont };
+  static constexpr int kRestartTimer = 1; // a participant's only timer
+  bool restarting() const { return restart_delay_.restarting(); }
   void on_init(NodeContext& ctx, const WaveBody& b);
   void on_cont(NodeContext& ctx, const WaveBody& b);
   void check_flushed(NodeContext& ctx);
@@ -68,7 +71,7 @@ class Participant : public Agent {
   std::map<std::uint64_t, int> flushes_;                 // FLUSH received per wave (they may precede INIT)
   std::set<std::uint64_t> stored_;                       // checkpoints of this process in storage
   bool rollback_due_ = false;                            // told of a failure, waiting for the coordinator's ROLLBACK
-  bool restarting_ = false;                              // restarted process loading its checkpoint
+  RestartDelay restart_delay_{kRestartTimer};            // a restarted process, loading its checkpoint
   std::set<FailureId> waiting_for_;                      // failures whose victim is not back yet
   std::set<FailureId> back_;                             // failures whose victim is back
   std::optional<std::uint64_t> loading_;                 // the wave a load under way brings back

@@ -37,7 +37,7 @@ void Participant::replicate_kept(NodeContext& ctx) {
   // A failed process is back: its memory held copies of the others' kept waves, and a restarted
   // process lost its own copies of the waves it did not reload. Bring them back (transfers), so
   // that the next burst of failures finds the storage as the scheme intends.
-  if (rollback_due_ || restarting_) return; // done at the last node-back, once rolled back
+  if (rollback_due_ || restarting()) return; // done at the last node-back, once rolled back
   for (std::uint64_t k : stored_) ctx.replicate_checkpoint(k);
 }
 

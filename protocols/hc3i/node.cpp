@@ -38,7 +38,7 @@ void Node::on_start(NodeContext& ctx) {
 }
 
 void Node::update_app(NodeContext& ctx) {
-  const bool hold = part_.active || waiting_order_ || loading_ || restarting_ || failure_ != 0 || cur_.sn == 0;
+  const bool hold = part_.active || waiting_order_ || loading_ || restarting() || failure_ != 0 || cur_.sn == 0;
   if (hold)
     ctx.pause_app();
   else
@@ -83,7 +83,7 @@ void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) 
 }
 
 bool Node::recovering() const {
-  return waiting_order_ || loading_ || restarting_ || failure_ != 0 || alerts_due_ || !alerts_.empty();
+  return waiting_order_ || loading_ || restarting() || failure_ != 0 || alerts_due_ || !alerts_.empty();
 }
 
 std::string Node::pending() const {
@@ -96,7 +96,7 @@ std::string Node::pending() const {
   if (std::string gc = pending_gc(); !gc.empty()) what.push_back(gc);
   if (waiting_order_) what.push_back(fmt::format("{}: waits for its cluster's rollback order", me));
   if (loading_) what.push_back(fmt::format("{}: loads a CLC", me));
-  if (restarting_) what.push_back(fmt::format("{}: restarting", me));
+  if (restarting()) what.push_back(fmt::format("{}: restarting", me));
   if (alerts_due_) what.push_back(fmt::format("{}: will alert once {} is back", me, layout_.host_name(victim_)));
   if (!alerts_.empty()) what.push_back(fmt::format("{}: {} alert(s) to handle", me, alerts_.size()));
   if (!inbox_.empty()) what.push_back(fmt::format("{}: {} inter-cluster message(s) held", me, inbox_.size()));

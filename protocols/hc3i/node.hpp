@@ -11,6 +11,8 @@
  * The code is split by concern: node_clc.cpp, node_app.cpp, node_recovery.cpp, node_gc.cpp. */
 #pragma once
 
+#include "protocols/common/period_timer.hpp"
+#include "protocols/common/restart_delay.hpp"
 #include "protocols/hc3i/ddv.hpp"
 #include "protocols/hc3i/messages.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -24,9 +26,9 @@
 namespace ckptsim::hc3i {
 
 // The node's timers (NodeContext::set_timer ids).
-constexpr int kClcTimer = 1;     // unforced CLCs (leader)
-constexpr int kGcTimer = 2;      // garbage collection (leader of cluster 0)
-constexpr int kRestartTimer = 3; // restart overhead of a restarted node
+constexpr PeriodTimer kClcTimer{1, "checkpoint_period"}; // unforced CLCs (leader)
+constexpr PeriodTimer kGcTimer{2, "gc_period"};          // garbage collection (leader of cluster 0)
+constexpr int kRestartTimer = 3;                         // restart overhead of a restarted node
 
 struct Options {
   bool transitive = false; // piggyback the whole DDV (report section 7)
@@ -109,6 +111,7 @@ class Node : public Agent {
   void on_alert_bcast(NodeContext& ctx, const Body& b);
   void rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, const std::string& reason);
   void restored(NodeContext& ctx);
+  bool restarting() const { return restart_delay_.restarting(); }
   void learn_rollback(int cluster, std::uint64_t epoch, Sn s);
   std::uint64_t known_epoch(int cluster) const;
   void send_alerts(NodeContext& ctx, Sn restored_sn);
@@ -190,7 +193,7 @@ class Node : public Agent {
   // Recovery.
   bool waiting_order_ = false;                          // my cluster failed: waiting for the recovery leader's order
   bool loading_ = false;                                // restoring a CLC
-  bool restarting_ = false;                             // this is a restarted node, not running yet
+  RestartDelay restart_delay_{kRestartTimer};           // this is a restarted node, not running yet
   NodeId victim_ = -1;                                  // recovery leader: the failed node of this cluster
   Sn rollback_sn_ = 0;                                  // recovery leader: where the cluster went back
   bool alerts_due_ = false;                             // recovery leader: alert the others once the victim is back

@@ -36,7 +36,7 @@ void Node::on_app_receive(NodeContext& ctx, const AppMessage& msg, const Payload
     ctx.stats().add("hc3i.stale_dropped");
     return;
   }
-  if (p.epoch > epoch_ || loading_ || waiting_order_ || restarting_) { // after a rollback not applied here yet
+  if (p.epoch > epoch_ || loading_ || waiting_order_ || restarting()) { // after a rollback not applied here yet
     early_intra_.emplace_back(msg, pb);
     return;
   }
@@ -63,7 +63,7 @@ bool Node::orphan(int from_cluster, std::uint64_t epoch, Sn s) const {
 
 void Node::process_inbox(NodeContext& ctx) {
   while (!inbox_.empty()) {
-    if (part_.active || loading_ || waiting_order_ || restarting_) return; // queued until the commit / rollback
+    if (part_.active || loading_ || waiting_order_ || restarting()) return; // queued until the commit / rollback
     const AppMessage msg = inbox_.front().first;
     const PayloadPtr pb = inbox_.front().second;
     const auto& p = static_cast<const Piggyback&>(*pb);

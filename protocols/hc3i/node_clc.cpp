@@ -10,12 +10,10 @@
 
 #include <fmt/format.h>
 
-#include <cmath>
-
 namespace ckptsim::hc3i {
 
 void Node::maybe_start_clc(NodeContext& ctx) {
-  if (!is_leader() || round_.active || loading_ || waiting_order_ || restarting_ || failure_ != 0 || !alerts_.empty())
+  if (!is_leader() || round_.active || loading_ || waiting_order_ || restarting() || failure_ != 0 || !alerts_.empty())
     return;
   if (cur_.sn == 0 || clc_wanted_ || timer_due_) start_clc(ctx);
 }
@@ -35,7 +33,7 @@ void Node::start_clc(NodeContext& ctx) {
   round_.started = ctx.now();
   clc_wanted_ = false;
   timer_due_ = false;
-  ctx.cancel_timer(kClcTimer);
+  kClcTimer.cancel(ctx);
   ctx.trace_event(1, "ckpt_begin",
                   {{"unit", layout_.cluster(cluster_).name},
                    {"cluster", cluster_},
@@ -197,12 +195,7 @@ void Node::abort_clc(NodeContext& ctx, bool keep_saved) {
 }
 
 void Node::arm_clc_timer(NodeContext& ctx) {
-  if (!is_leader()) return;
-  const double p = ctx.timer_period("checkpoint_period");
-  if (std::isfinite(p))
-    ctx.set_timer(kClcTimer, ctx.now() + p);
-  else
-    ctx.cancel_timer(kClcTimer);
+  if (is_leader()) kClcTimer.arm(ctx);
 }
 
 void Node::record_storage(NodeContext& ctx) {

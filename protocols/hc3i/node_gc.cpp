@@ -8,7 +8,6 @@
  * rollbacks, and a leader that died before answering never will (its GC_REQ was lost with it). */
 #include "protocols/hc3i/node.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
 #include <string>
 #include <vector>
@@ -17,7 +16,7 @@ namespace ckptsim::hc3i {
 
 void Node::start_gc(NodeContext& ctx) {
   arm_gc_timer(ctx);
-  if (gc_active_ || !open_failures_.empty() || failure_ != 0 || loading_ || waiting_order_ || restarting_ ||
+  if (gc_active_ || !open_failures_.empty() || failure_ != 0 || loading_ || waiting_order_ || restarting() ||
       !alerts_.empty()) {
     ctx.stats().add("hc3i.gc_skipped");
     ctx.trace_event(1, "gc_skipped", {{"reason", "a recovery is under way"}});
@@ -49,9 +48,7 @@ void Node::abandon_gc(NodeContext& ctx) {
 }
 
 void Node::arm_gc_timer(NodeContext& ctx) {
-  if (self_ != leader_of(0)) return;
-  const double p = ctx.timer_period("gc_period");
-  if (std::isfinite(p)) ctx.set_timer(kGcTimer, ctx.now() + p);
+  if (self_ == leader_of(0)) kGcTimer.arm(ctx);
 }
 
 std::string Node::pending_gc() const {

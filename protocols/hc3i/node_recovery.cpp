@@ -66,7 +66,7 @@ void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
 }
 
 void Node::on_restart(NodeContext& ctx, const FailureNotice& own) {
-  restarting_ = true;
+  restart_delay_.begin();
   failure_ = own.id;
   latest_failure_ = own.latest;
   open_failures_ = std::set<FailureId>(own.down.begin(), own.down.end());
@@ -92,7 +92,7 @@ void Node::on_restarted(NodeContext& ctx, NodeId from, FailureId failure) {
 }
 
 void Node::on_rollback_order(NodeContext& ctx, const Body& b) {
-  if (restarting_) {
+  if (restarting()) {
     if (loading_) return;
     clcs_ = b.clcs;
     rollbacks_ = b.rollbacks;
@@ -144,7 +144,7 @@ void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) 
   if (!loading_) return;
   const auto& st = std::any_cast<const SavedState&>(s.protocol);
   ctx.restore(s, fmt::format("hc3i rollback of cluster {} to CLC {}", cluster_, number));
-  if (restarting_) {
+  if (restarting()) {
     // The log in volatile memory was lost with the node: the CLC's copy, whose acknowledgements
     // may be stale (a receiver that rolled back since re-acknowledged with a newer SN): they
     // count as not acknowledged, so that an alert re-sends them (duplicates are dropped).
@@ -161,8 +161,8 @@ void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) 
 
 void Node::restored(NodeContext& ctx) {
   loading_ = false;
-  if (restarting_) { // the restarted process pays its restart overhead, then it is back
-    ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+  if (restarting()) { // the restarted process pays its restart overhead, then it is back
+    restart_delay_.pay(ctx);
     return;
   }
   if (replay_after_load_) {
@@ -232,7 +232,7 @@ void Node::on_alert(NodeContext& ctx, const Body& b) {
 
 void Node::process_alerts(NodeContext& ctx) {
   // One at a time, between CLCs: the decision reads the committed CLCs and DDV.
-  while (!alerts_.empty() && !round_.active && !part_.active && !loading_ && !waiting_order_ && !restarting_ &&
+  while (!alerts_.empty() && !round_.active && !part_.active && !loading_ && !waiting_order_ && !restarting() &&
          failure_ == 0) {
     const auto a = alerts_.front();
     alerts_.pop_front();
@@ -284,16 +284,14 @@ void Node::on_alert_bcast(NodeContext& ctx, const Body& b) {
 }
 
 void Node::on_timer(NodeContext& ctx, int id) {
-  if (id == kRestartTimer) {
-    restarting_ = false;
-    ctx.restart_complete();
+  if (restart_delay_.end(ctx, id)) {
     restored(ctx);
     return;
   }
-  if (id == kClcTimer) {
+  if (kClcTimer.is(id)) {
     timer_due_ = true;
     maybe_start_clc(ctx);
-  } else if (id == kGcTimer) {
+  } else if (kGcTimer.is(id)) {
     start_gc(ctx);
   }
 }

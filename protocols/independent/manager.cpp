@@ -1,11 +1,9 @@
 #include "protocols/independent/manager.hpp"
 
-#include <cmath>
-
 namespace ckptsim::independent {
 
 namespace {
-constexpr int kGcTimer = 1;
+constexpr PeriodTimer kGcTimer{1, "gc_period"};
 
 nlohmann::ordered_json line_json(const Line& line) {
   nlohmann::ordered_json j = nlohmann::ordered_json::array();
@@ -20,8 +18,7 @@ void RecoveryManager::on_start(NodeContext& ctx) {
   max_number_.assign(n, 0);
   epochs_.assign(n, 0);
   history_.resize(n);
-  gc_period_ = ctx.timer_period("gc_period");
-  if (std::isfinite(gc_period_)) ctx.set_timer(kGcTimer, ctx.now() + gc_period_);
+  kGcTimer.arm(ctx);
   record_storage(ctx);
 }
 
@@ -181,8 +178,8 @@ void RecoveryManager::on_node_back(NodeContext& ctx, const FailureNotice& notice
 }
 
 void RecoveryManager::on_timer(NodeContext& ctx, int id) {
-  if (id != kGcTimer) return;
-  ctx.set_timer(kGcTimer, ctx.now() + gc_period_);
+  if (!kGcTimer.is(id)) return;
+  kGcTimer.arm(ctx);
   if (active_)
     gc_due_ = true; // after the recovery
   else

@@ -8,6 +8,7 @@
  * log entries can go (GC). */
 #pragma once
 
+#include "protocols/common/period_timer.hpp"
 #include "protocols/independent/messages.hpp"
 #include "protocols/independent/units.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -57,7 +58,6 @@ class RecoveryManager : public Agent {
   std::vector<std::int64_t> max_number_;                // per unit: highest number ever recorded
   std::vector<std::uint64_t> epochs_;
   History history_;
-  double gc_period_ = 0;
   bool gc_due_ = false;
 
   // The recovery under way.

@@ -63,7 +63,7 @@ void Process::on_gc(NodeContext& ctx, const Body& b) {
 }
 
 void Process::update_app(NodeContext& ctx) {
-  const bool hold = part_.number != 0 || holding_ || loading_ || restarting_ || !waiting_for_.empty();
+  const bool hold = part_.number != 0 || holding_ || loading_ || restarting() || !waiting_for_.empty();
   if (hold)
     ctx.pause_app();
   else
@@ -72,10 +72,7 @@ void Process::update_app(NodeContext& ctx) {
 
 bool Process::idle() const {
   if (part_.number != 0 || round_.number != 0 || recovering() || !waiting_for_.empty()) return false;
-  if (!held_.empty() || !early_intra_.empty() || !resend_from_.empty()) return false;
-  for (const auto& [src, q] : early_)
-    if (!q.empty()) return false;
-  return true;
+  return held_.empty() && early_intra_.empty() && resend_from_.empty() && early_.empty();
 }
 
 void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) {
@@ -94,7 +91,7 @@ void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) {
 }
 
 void Process::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
-  if (holding_ || loading_ || restarting_) { // the recovery decides what becomes of it
+  if (holding_ || loading_ || restarting()) { // the recovery decides what becomes of it
     held_.emplace_back(msg, pb);
     return;
   }
@@ -133,43 +130,34 @@ void Process::receive_inter(NodeContext& ctx, const AppMessage& msg, const Paylo
                     {{"src", msg.src}, {"seq", msg.seq}, {"interval", p.interval}, {"epoch", p.epoch}});
     return;
   }
-  const std::uint64_t next = cur_.expected[msg.src];
-  if (p.index < next) {
+  // A re-send may bring an index twice: the first copy is kept.
+  const auto filed = early_.file(msg.src, p.index, cur_.expected[msg.src], {msg, pb});
+  if (filed == Arrivals::Filed::Delivered) {
     ctx.stats().add("independent.duplicates_dropped");
     return;
   }
-  early_[msg.src].emplace(p.index, std::make_pair(msg, pb)); // a re-send may bring an index twice: first kept
   deliver_ready(ctx, msg.src);
 }
 
 void Process::deliver_ready(NodeContext& ctx, NodeId src) {
-  auto& q = early_[src];
   std::uint64_t& next = cur_.expected[src];
-  while (!q.empty() && q.begin()->first <= next) {
-    auto [msg, pb] = q.begin()->second;
-    const bool due = q.begin()->first == next;
-    q.erase(q.begin());
-    if (!due) continue; // a duplicate that waited
+  while (auto item = early_.take(src, next)) {
+    auto [msg, pb] = std::move(*item);
     next++;
     const auto& p = static_cast<const Piggyback&>(*pb);
     auto& d = cur_.deps[static_cast<std::size_t>(units_.unit_of(src))];
     d = std::max(d, p.interval);
     ctx.deliver(msg, pb);
   }
-  if (q.empty()) early_.erase(src);
 }
 
 void Process::purge_orphans(NodeContext& ctx) {
-  for (auto it = early_.begin(); it != early_.end();) {
-    const int from = units_.unit_of(it->first);
-    std::erase_if(it->second, [&](const auto& item) {
-      const auto& p = static_cast<const Piggyback&>(*item.second.second);
-      const bool gone = orphan(from, p.epoch, p.interval);
-      if (gone) ctx.stats().add("independent.orphans_dropped");
-      return gone;
-    });
-    it = it->second.empty() ? early_.erase(it) : std::next(it);
-  }
+  early_.drop_if([&](NodeId src, const auto& item) {
+    const auto& p = static_cast<const Piggyback&>(*item.second);
+    const bool gone = orphan(units_.unit_of(src), p.epoch, p.interval);
+    if (gone) ctx.stats().add("independent.orphans_dropped");
+    return gone;
+  });
 }
 
 void Process::count_log(NodeContext& ctx) {

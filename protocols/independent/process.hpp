@@ -11,6 +11,9 @@
  * The code is split by concern: process.cpp (messages), process_ckpt.cpp, process_recovery.cpp. */
 #pragma once
 
+#include "protocols/common/period_timer.hpp"
+#include "protocols/common/reorder_buffer.hpp"
+#include "protocols/common/restart_delay.hpp"
 #include "protocols/independent/messages.hpp"
 #include "protocols/independent/units.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -22,7 +25,7 @@
 namespace ckptsim::independent {
 
 // The node's timers (NodeContext::set_timer ids).
-constexpr int kCheckpointTimer = 1;
+constexpr PeriodTimer kCheckpointTimer{1, "checkpoint_period"}; // the unit's checkpoints (leader)
 constexpr int kRestartTimer = 2;
 
 /** @brief A message this node sent to another unit, kept for re-sending after a rollback. */
@@ -55,7 +58,7 @@ class Process : public Agent {
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
   void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
   bool idle() const override;
-  bool recovering() const override { return holding_ || loading_ || restarting_; }
+  bool recovering() const override { return holding_ || loading_ || restarting(); }
 
  private:
   // ---- process.cpp: application messages, garbage collection ----
@@ -69,7 +72,8 @@ class Process : public Agent {
   void update_app(NodeContext& ctx);
 
   // ---- process_ckpt.cpp: the unit's checkpoints ----
-  void arm_timer(NodeContext& ctx, double delay);
+  /** @brief The unit's next checkpoint a period from now (leader). */
+  void arm_timer(NodeContext& ctx);
   void maybe_start_checkpoint(NodeContext& ctx);
   void on_init(NodeContext& ctx, const Body& b);
   void on_flush(NodeContext& ctx, const Body& b);
@@ -87,6 +91,7 @@ class Process : public Agent {
   void restored(NodeContext& ctx);
   void try_ready(NodeContext& ctx);
   void release_held(NodeContext& ctx);
+  bool restarting() const { return restart_delay_.restarting(); }
 
   const Units& units_;
   const NodeId self_;
@@ -106,7 +111,8 @@ class Process : public Agent {
   FailureId generation_ = 0;          // the newest failure whose recovery this node applied
 
   // Volatile.
-  std::map<NodeId, std::map<std::uint64_t, std::pair<AppMessage, PayloadPtr>>> early_; // per sender, by index
+  using Arrivals = ReorderBuffer<std::pair<AppMessage, PayloadPtr>>;
+  Arrivals early_;                                             // from other units, before their turn
   std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this unit
   std::vector<std::pair<AppMessage, PayloadPtr>> held_;        // arrived while the node was recovering
   std::map<NodeId, std::uint64_t> resend_from_;                // re-sends due once every victim is back
@@ -134,12 +140,11 @@ class Process : public Agent {
   } round_;
   bool timer_due_ = false;
   bool rearm_ = false; // the unit rolled back: its timer starts again once it computes
-  double period_ = 0;
 
   // Recovery.
-  bool holding_ = false;    // between RECOVER_REQ and the manager's ROLLBACK: stopped, messages held
-  bool loading_ = false;    // restoring a checkpoint
-  bool restarting_ = false; // a restarted node, not running yet
+  bool holding_ = false;                      // between RECOVER_REQ and the manager's ROLLBACK: stopped, messages held
+  bool loading_ = false;                      // restoring a checkpoint
+  RestartDelay restart_delay_{kRestartTimer}; // a restarted node, not running yet
   FailureId restored_failure_ = 0;
   std::set<FailureId> waiting_for_; // failures whose victim is not back yet
 };

@@ -18,30 +18,23 @@ constexpr double kGoldenFraction = 0.6180339887498949;
 } // namespace
 
 void Process::on_start(NodeContext& ctx) {
-  period_ = ctx.timer_period("checkpoint_period");
   // Units whose timers are equal would checkpoint in lockstep, an artificial synchrony: the
   // first checkpoint of unit u comes at P * frac((u + 1) * golden ratio), deterministic phases
   // spread over the period (u + 1 so that no unit checkpoints its initial state at date 0).
   if (leader_) {
     const double phase = std::fmod((unit_ + 1) * kGoldenFraction, 1.0);
-    arm_timer(ctx, period_ * phase);
+    kCheckpointTimer.arm_in(ctx, kCheckpointTimer.period(ctx) * phase);
   }
 }
 
-void Process::arm_timer(NodeContext& ctx, double delay) {
-  if (!leader_) return;
-  if (std::isfinite(delay))
-    ctx.set_timer(kCheckpointTimer, ctx.now() + delay);
-  else
-    ctx.cancel_timer(kCheckpointTimer);
+void Process::arm_timer(NodeContext& ctx) {
+  if (leader_) kCheckpointTimer.arm(ctx);
 }
 
 void Process::on_timer(NodeContext& ctx, int id) {
-  if (id == kRestartTimer) {
-    restarting_ = false;
-    ctx.restart_complete();
+  if (restart_delay_.end(ctx, id)) {
     restored(ctx);
-  } else if (id == kCheckpointTimer) {
+  } else if (kCheckpointTimer.is(id)) {
     timer_due_ = true;
     maybe_start_checkpoint(ctx);
   }
@@ -70,8 +63,8 @@ void Process::send_to(NodeContext& ctx, NodeId to, Msg kind, const std::shared_p
 
 void Process::on_init(NodeContext& ctx, const Body& b) {
   const auto gen = static_cast<FailureId>(b.get("generation"));
-  if (gen < generation_ || (gen == generation_ && (holding_ || restarting_))) return; // frozen by a recovery
-  if (gen > generation_ || loading_ || restarting_) { // started after a recovery this node has not applied yet
+  if (gen < generation_ || (gen == generation_ && (holding_ || restarting()))) return; // frozen by a recovery
+  if (gen > generation_ || loading_ || restarting()) { // started after a recovery this node has not applied yet
     early_inits_.push_back(std::make_shared<Body>(b));
     return;
   }
@@ -145,7 +138,7 @@ void Process::on_ack(NodeContext& ctx, NodeId from, const Body& b) {
   auto c = std::make_shared<Body>();
   c->ints = {{"number", r.number}, {"generation", static_cast<std::int64_t>(generation_)}};
   for (NodeId m : units_.members(unit_)) send_to(ctx, m, Msg::Commit, c);
-  arm_timer(ctx, period_); // the next one a period after this one completed
+  arm_timer(ctx); // the next one a period after this one completed
 }
 
 void Process::on_commit(NodeContext& ctx, const Body& b) {

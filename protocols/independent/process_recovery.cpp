@@ -19,9 +19,8 @@ void Process::on_failure_detected(NodeContext& ctx, const FailureNotice& notice)
 }
 
 void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
-  period_ = ctx.timer_period("checkpoint_period");
   count_log(ctx); // the log in the dead incarnation's memory is gone
-  restarting_ = true;
+  restart_delay_.begin();
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
   waiting_for_.insert(own.id);
   update_app(ctx);
@@ -32,7 +31,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
 
 void Process::on_recover_req(NodeContext& ctx, const Body& b) {
   const auto f = static_cast<FailureId>(b.get("failure"));
-  if (f <= generation_ || restarting_) return;
+  if (f <= generation_ || restarting()) return;
   holding_ = true;
   waiting_for_.insert(f); // the request may come before the notice
   freeze_checkpoint();
@@ -47,7 +46,7 @@ void Process::on_recover_req(NodeContext& ctx, const Body& b) {
 
 void Process::on_rollback(NodeContext& ctx, const Body& b) {
   const auto f = static_cast<FailureId>(b.get("failure"));
-  if (restarting_) {
+  if (restarting()) {
     if (loading_ || generation_ != 0) return;
     history_ = b.history;
     history_.resize(static_cast<std::size_t>(units_.count()));
@@ -77,7 +76,7 @@ void Process::on_rollback(NodeContext& ctx, const Body& b) {
     it = *it > target ? (ctx.discard_checkpoint(static_cast<std::uint64_t>(*it)), stored_.erase(it)) : std::next(it);
   loading_ = true;
   timer_due_ = false; // the timer starts again once the unit computes (try_ready)
-  ctx.cancel_timer(kCheckpointTimer);
+  kCheckpointTimer.cancel(ctx);
   update_app(ctx);
   if (target > 0) {
     ctx.load_checkpoint(static_cast<std::uint64_t>(target)); // own memory, or stable storage for the victim
@@ -106,8 +105,8 @@ void Process::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& 
 }
 
 void Process::restored(NodeContext& ctx) {
-  if (restarting_) { // the restarted process pays its restart overhead, then it is back
-    ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+  if (restarting()) { // the restarted process pays its restart overhead, then it is back
+    restart_delay_.pay(ctx);
     return;
   }
   ctx.recovered(generation_);
@@ -154,7 +153,7 @@ void Process::try_ready(NodeContext& ctx) {
   update_app(ctx);
   if (rearm_) { // a unit that rolled back checkpoints a period after it computes again
     rearm_ = false;
-    arm_timer(ctx, period_);
+    arm_timer(ctx);
   }
   maybe_start_checkpoint(ctx);
 }

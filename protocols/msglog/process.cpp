@@ -51,9 +51,7 @@ void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& ms
 }
 
 void Process::on_timer(NodeContext& ctx, int id) {
-  if (id == kRestartTimer) {
-    running_ = true;
-    ctx.restart_complete();
+  if (restart_delay_.end(ctx, id)) {
     ctx.resume_app();
     arm_ckpt_timer(ctx);
     maybe_start_replay(ctx);
@@ -83,7 +81,7 @@ void Process::arm_ckpt_timer(NodeContext& ctx) {
 void Process::take_checkpoint(NodeContext& ctx) {
   // Not while this process recovers (its state is being rebuilt) nor while the previous
   // checkpoint is not committed at the logger: the next period will do.
-  if (failure_ != 0 || !restored_ || !running_ || saving_ != 0 || ctx.app_finished()) {
+  if (failure_ != 0 || !restored_ || restart_delay_.restarting() || saving_ != 0 || ctx.app_finished()) {
     ctx.stats().add("msglog.checkpoints_skipped");
     return;
   }

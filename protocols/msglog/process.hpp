@@ -8,6 +8,8 @@
  * rollbacks). */
 #pragma once
 
+#include "protocols/common/reorder_buffer.hpp"
+#include "protocols/common/restart_delay.hpp"
 #include "protocols/msglog/messages.hpp"
 #include "protocols/msglog/state.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -114,8 +116,9 @@ class Process : public Agent {
     AppMessage msg;
     std::shared_ptr<const Piggyback> pb;
   };
-  std::map<NodeId, std::map<std::uint64_t, Arrived>> buffer_; // per source, by channel index
-  std::vector<Arrived> before_restore_;                       // arrived while the state is not restored
+  using Arrivals = ReorderBuffer<Arrived>;
+  Arrivals buffer_;                     // before their turn on their channel
+  std::vector<Arrived> before_restore_; // arrived while the state is not restored
 
   // Determinants of own deliveries on their way to the logger.
   std::vector<Det> pending_dets_; // not sent yet (a DET message is outstanding)
@@ -140,9 +143,9 @@ class Process : public Agent {
   FailureId failure_ = 0; // being recovered (0: none)
   bool app_done_ = false; // on_app_finished came (after the last step's sends)
   double failure_date_ = 0;
-  bool restored_ = true;     // false from the restart until the checkpoint is restored
-  bool running_ = true;      // false until the restart overhead is paid
-  bool have_replay_ = false; // the logger's answer is in
+  bool restored_ = true;                      // false from the restart until the checkpoint is restored
+  RestartDelay restart_delay_{kRestartTimer}; // from the restart until the restart overhead is paid
+  bool have_replay_ = false;                  // the logger's answer is in
   std::vector<Det> logger_dets_;
   std::uint64_t logger_stable_ = 0;
   std::map<NodeId, std::uint64_t> catchup_; // per peer: its in_next from this process

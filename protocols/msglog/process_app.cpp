@@ -88,34 +88,27 @@ void Process::accept(NodeContext& ctx, const AppMessage& msg, const std::shared_
   }
   if (pb->epoch > known && !optimistic()) {
     known = pb->epoch;
-    std::erase_if(buffer_[src], [&](const auto& item) { return item.second.pb->epoch < known; });
+    buffer_.drop_if(src, [&](const Arrived& a) { return a.pb->epoch < known; });
   }
-  auto& waiting = buffer_[src];
-  if (pb->idx < st_.in_next[src] || waiting.count(pb->idx)) {
+  if (buffer_.file(src, pb->idx, st_.in_next[src], Arrived{msg, pb}) != Arrivals::Filed::Held)
     ctx.stats().add("msglog.duplicates");
-    return;
-  }
-  waiting.emplace(pb->idx, Arrived{msg, pb});
 }
 
 void Process::try_deliver(NodeContext& ctx) {
-  if (!restored_ || !running_) return;
+  if (!restored_ || restart_delay_.restarting()) return;
   if (failure_ != 0 && !replay_started_) return; // the replay order is not known yet
   while (true) {
     if (!replay_.empty()) {
       const Det d = replay_.front();
-      auto& waiting = buffer_[d.src];
-      auto it = waiting.find(st_.in_next[d.src]);
-      if (it == waiting.end()) return; // its sender has not re-sent it yet
+      std::optional<Arrived> a = buffer_.take(d.src, st_.in_next[d.src]);
+      if (!a) return; // its sender has not re-sent it yet
       if (d.idx != st_.in_next[d.src] || d.rsn != st_.rsn + 1)
         throw std::logic_error("msglog: a determinant does not follow the channel or delivery order");
-      Arrived a = std::move(it->second);
-      waiting.erase(it);
       replay_.pop_front();
       replayed_++;
       ctx.stats().add("msglog.replayed");
       ctx.trace_event(1, "replay_deliver", {{"src", d.src}, {"idx", d.idx}, {"rsn", d.rsn}});
-      deliver(ctx, a.msg, a.pb, true);
+      deliver(ctx, a->msg, a->pb, true);
       if (replay_.empty()) {
         ctx.trace_event(0, "replay_end", {{"failure", failure_}, {"rsn", st_.rsn}, {"replayed", replayed_}});
         check_recovered(ctx);
@@ -123,17 +116,11 @@ void Process::try_deliver(NodeContext& ctx) {
       continue;
     }
     // Normal delivery: any message next on its channel, lowest source first.
-    bool delivered = false;
-    for (auto& [src, waiting] : buffer_) {
-      auto it = waiting.find(st_.in_next[src]);
-      if (it == waiting.end()) continue;
-      Arrived a = std::move(it->second);
-      waiting.erase(it);
-      deliver(ctx, a.msg, a.pb, false);
-      delivered = true;
-      break;
-    }
-    if (!delivered) return;
+    std::optional<Arrived> a;
+    for (NodeId src : buffer_.senders())
+      if ((a = buffer_.take(src, st_.in_next[src]))) break;
+    if (!a) return;
+    deliver(ctx, a->msg, a->pb, false);
   }
 }
 

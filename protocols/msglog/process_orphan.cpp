@@ -34,10 +34,9 @@ void Process::on_notice(NodeContext& ctx, NodeId who, const Body& b) {
     known = epoch;
   }
   // Waiting messages of its undone intervals are dropped.
-  const auto before = buffer_[who].size();
-  std::erase_if(buffer_[who],
-                [&](const auto& item) { return undone(who, item.second.pb->epoch, item.second.pb->rsn); });
-  ctx.stats().add("msglog.stale", static_cast<double>(before - buffer_[who].size()));
+  const std::size_t undone_waiting =
+      buffer_.drop_if(who, [&](const Arrived& a) { return undone(who, a.pb->epoch, a.pb->rsn); });
+  ctx.stats().add("msglog.stale", static_cast<double>(undone_waiting));
   // A peer that rolled back keeps fewer deliveries from this process: its catch-up value drops.
   if (b.ints.count("next") && failure_ != 0) {
     const std::uint64_t next = b.get("next");

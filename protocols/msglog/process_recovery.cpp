@@ -19,7 +19,7 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   failure_ = own.id;
   failure_date_ = own.date;
   restored_ = false;
-  running_ = false;
+  restart_delay_.begin();
   recount_log(); // nothing: the volatile log died with the process
   account_log(ctx);
   account_dets(ctx);
@@ -90,7 +90,7 @@ void Process::restore_from(NodeContext& ctx, const Snapshot& s, std::uint64_t nu
   for (auto& a : before_restore_) accept(ctx, a.msg, a.pb);
   before_restore_.clear();
   release_held(ctx); // the checkpoint's held sends depend on deliveries it contains
-  ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+  restart_delay_.pay(ctx);
   maybe_start_replay(ctx);
   auto early = std::move(early_notices_);
   early_notices_.clear();
@@ -110,7 +110,7 @@ void Process::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
     known = b.inc;
     // What its failed incarnation sent and this process has not delivered: its re-execution
     // sends it again.
-    std::erase_if(buffer_[from], [&](const auto& item) { return item.second.pb->epoch < known; });
+    buffer_.drop_if(from, [&](const Arrived& a) { return a.pb->epoch < known; });
   }
   const std::uint64_t next = b.get("next");
   std::uint64_t resent = 0;
@@ -191,7 +191,7 @@ void Process::maybe_start_replay(NodeContext& ctx) {
 }
 
 void Process::check_recovered(NodeContext& ctx) {
-  if (failure_ == 0 || !running_ || !replay_started_ || !replay_.empty()) return;
+  if (failure_ == 0 || restart_delay_.restarting() || !replay_started_ || !replay_.empty()) return;
   if (static_cast<int>(catchup_.size()) < nodes_ - 1) return;
   // The recovery ends when the re-execution has sent again every message a peer kept: the
   // oracle checks the state then. A finished application sends no more (a non-deterministic

@@ -4,6 +4,7 @@
  * Every message carries the sender's epoch (the newest failure it restarted for), so that a
  * message of an undone execution is never delivered to the new one, and a message of a newer
  * execution makes a node that has not heard of the failure yet restart first. */
+#include "protocols/common/restart_delay.hpp"
 #include "protocols/epoch.hpp"
 #include "sim/protocol/protocol.hpp"
 
@@ -24,12 +25,11 @@ class NoneAgent : public Agent {
     waiting_for_.insert(own.id);
     ctx.restore(ctx.initial_snapshot(), fmt::format("restart from scratch (failure {})", own.id));
     // The fresh process pays the restart overhead, then waits for the global restart.
-    ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+    restart_delay_.begin();
+    restart_delay_.pay(ctx);
   }
 
-  void on_timer(NodeContext& ctx, int id) override {
-    if (id == kRestartTimer) ctx.restart_complete();
-  }
+  void on_timer(NodeContext& ctx, int id) override { restart_delay_.end(ctx, id); }
 
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override {
     waiting_for_.insert(notice.id);
@@ -65,6 +65,7 @@ class NoneAgent : public Agent {
   }
   FailureId epoch_ = 0;
   std::set<FailureId> waiting_for_; // failures whose victim is not back yet
+  RestartDelay restart_delay_{kRestartTimer};
 };
 
 class NoneModule : public ProtocolModule {

@@ -24,6 +24,7 @@
  * process_recovery.cpp (restart, replay). */
 #pragma once
 
+#include "protocols/common/restart_delay.hpp"
 #include "protocols/taskgraph/messages.hpp"
 #include "protocols/taskgraph/sent_log.hpp"
 #include "sim/app/stencil.hpp"
@@ -69,6 +70,7 @@ class Process : public Agent {
   bool recovering() const override { return backup_down_ || reannounced_ != 0 || failure_ != 0; }
 
  private:
+  static constexpr int kRestartTimer = 1; // a process' only timer
   // ---- process.cpp: checkpoints, the log, the backup role ----
   void take_checkpoint(NodeContext& ctx, std::uint64_t number);
   void announce(NodeContext& ctx, std::uint64_t number);
@@ -109,7 +111,7 @@ class Process : public Agent {
   FailureId failure_ = 0;
   double failure_date_ = 0;
   bool restored_ = false;
-  bool running_ = false;
+  RestartDelay restart_delay_{kRestartTimer};
   std::uint64_t restoring_ = 0; // the checkpoint the backup named
   bool told_ = false;           // TG_RESTORE received
   std::vector<int> expected_;   // peers whose TG_REPLAYED is awaited

@@ -11,15 +11,11 @@
 
 namespace ckptsim::taskgraph {
 
-namespace {
-constexpr int kRestartTimer = 1;
-} // namespace
-
 void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   failure_ = own.id;
   failure_date_ = own.date;
   restored_ = false;
-  running_ = false;
+  restart_delay_.begin();
   told_ = false;
   st_ = State{}; // the volatile log died with the process; the checkpoint brings its copy back
   account_log(ctx);
@@ -94,13 +90,11 @@ void Process::restore_from(NodeContext& ctx, const Snapshot& s, std::uint64_t nu
   auto early = std::move(early_);
   early_.clear();
   for (const auto& [msg, pb] : early) receive(ctx, msg, pb);
-  ctx.set_timer(kRestartTimer, ctx.now() + ctx.restart_overhead());
+  restart_delay_.pay(ctx);
 }
 
 void Process::on_timer(NodeContext& ctx, int id) {
-  if (id != kRestartTimer || failure_ == 0 || running_) return;
-  running_ = true;
-  ctx.restart_complete();
+  if (failure_ == 0 || !restart_delay_.end(ctx, id)) return;
   ctx.resume_app();
   check_recovered(ctx);
 }
@@ -153,7 +147,7 @@ void Process::on_replayed(NodeContext& ctx, NodeId from, const Body& b) {
 }
 
 void Process::check_recovered(NodeContext& ctx) {
-  if (failure_ == 0 || !restored_ || !running_ || !promised_.empty()) return;
+  if (failure_ == 0 || !restored_ || restart_delay_.restarting() || !promised_.empty()) return;
   for (int q : expected_)
     if (!replied_.count(q)) return;
   ctx.stats().record("taskgraph.recoveries", {{"failure", failure_},
