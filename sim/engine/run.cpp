@@ -148,71 +148,37 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, 
     stats_.add("net.lost_to_down");
     return {0, nullptr};
   }
-  const std::uint64_t id = next_wire_id_++;
-  env->wire_id = id;
   const double bytes = env->bytes;
   const NodeId dst = env->dst;
   Envelope* raw = env.get();
   // On the wire before any SimGrid call: Mailbox::by_name and put_async yield to other actors,
   // which must not find an empty wire and end the run while this message is being sent.
-  if (env->kind == Envelope::Kind::Control) control_on_wire_++;
-  wire_[id].env = std::move(env);
+  const std::uint64_t id = wire_.add(std::move(env));
   sg4::Mailbox* mb = mailbox(dst, incarnation_[dst]);
   auto comm = proxies_.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
-  // Looked up again: a failure may have struck the sender or the receiver while put_async
-  // yielded, and its purge moved the entry off the wire (the envelope stays alive there).
-  if (auto it = wire_.find(id); it != wire_.end())
-    it->second.comm = comm;
-  else if (auto p = purged_.find(id); p != purged_.end())
-    p->second.comm = comm;
+  // A failure may have struck the sender or the receiver while put_async yielded, and its purge
+  // moved the entry off the wire (the envelope stays alive there).
+  wire_.set_transfer(id, comm);
   return {id, comm};
 }
 
 std::unique_ptr<Envelope> Run::take(Envelope* env) {
   if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
-  auto it = wire_.find(env->wire_id);
-  if (it == wire_.end()) {
-    // Purged when its sender died, yet its transfer ended at that very date: the receiver got it
-    // as the sender's host went off. It counts as lost with its sender (the purge's decision).
-    if (purged_.erase(env->wire_id) > 0) return nullptr;
-    throw std::logic_error(fmt::format("engine bug: envelope {} received but not on the wire", env->wire_id));
-  }
-  auto owned = std::move(it->second.env);
-  wire_.erase(it);
-  if (owned->kind == Envelope::Kind::App) note_activity();
-  if (owned->kind == Envelope::Kind::Control) control_on_wire_--;
+  auto owned = wire_.take(env->wire_id);
+  if (owned && owned->kind == Envelope::Kind::App) note_activity();
   return owned;
 }
 
 void Run::drop(std::uint64_t wire_id) {
-  auto it = wire_.find(wire_id);
-  if (it == wire_.end()) return;
-  if (it->second.env->kind == Envelope::Kind::Control) control_on_wire_--;
-  wire_.erase(it);
-  stats_.add("net.lost_in_transfer");
+  if (wire_.drop(wire_id)) stats_.add("net.lost_in_transfer");
 }
 
 void Run::purge_wire(NodeId dead) {
-  for (auto it = wire_.begin(); it != wire_.end();) {
-    const Envelope& e = *it->second.env;
-    bool gone = e.dst == dead; // the receiver dies: whatever it had not processed is gone with it
-    if (e.src == dead) {
-      // The sender dies: what is still in transfer is lost (SimGrid cancels it with the sender),
-      // what reached the receiver's mailbox stays there and will be received. The sender may not
-      // have waited for a finished send yet (it waits for its oldest ones only), so its s4u state
-      // is not enough: the kernel dates the end of every transfer that completes.
-      const auto& comm = it->second.comm;
-      gone = gone || !(comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0));
-    }
-    if (!gone) {
-      ++it;
-      continue;
-    }
-    if (e.kind == Envelope::Kind::Control) control_on_wire_--;
-    // Kept alive off the wire: a receiver may already hold its address (see take()).
-    purged_.emplace(it->first, std::move(it->second));
-    it = wire_.erase(it);
-  }
+  // The sender may not have waited for a finished send yet (it waits for its oldest ones only), so
+  // its s4u state is not enough: the kernel dates the end of every transfer that completes.
+  wire_.purge(dead, [](const sg4::CommPtr& comm) {
+    return comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0);
+  });
 }
 
 void Run::set_recovering(NodeId endpoint, bool recovering) {

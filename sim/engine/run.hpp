@@ -7,6 +7,7 @@
 #pragma once
 
 #include "sim/engine/run_config.hpp"
+#include "sim/engine/wire.hpp"
 #include "sim/failures/failure_process.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
@@ -92,7 +93,7 @@ class Run {
   /** @brief A node's agent started or stopped doing its part of a recovery. */
   void set_recovering(NodeId endpoint, bool recovering);
   /** @brief No protocol control message on the wire and no agent recovering. */
-  bool quiescent() const { return control_on_wire_ == 0 && recovering_count_ == 0 && replicas_in_flight_ == 0; }
+  bool quiescent() const { return wire_.control_messages() == 0 && recovering_count_ == 0 && replicas_in_flight_ == 0; }
   /** @brief A transfer restoring a lost checkpoint copy started / ended: part of the recovery. */
   void replica_started() { replicas_in_flight_++; }
   void replica_finished() { replicas_in_flight_--; }
@@ -133,10 +134,6 @@ class Run {
   CommProxies& proxies() { return proxies_; }
 
  private:
-  struct WireEntry {
-    std::unique_ptr<Envelope> env;
-    sg4::CommPtr comm;
-  };
   struct Recovery {
     NodeId victim = -1;
     double date = 0;
@@ -211,7 +208,6 @@ class Run {
   std::vector<bool> quiet_;
   std::vector<bool> recovering_;
   int recovering_count_ = 0;
-  int control_on_wire_ = 0;
   int replicas_in_flight_ = 0;
   int quiet_count_ = 0;
   int finished_count_ = 0;
@@ -224,9 +220,7 @@ class Run {
   double last_activity_ = 0;
   double stall_limit_ = 3600;
   std::string stuck_;
-  std::unordered_map<std::uint64_t, WireEntry> wire_;
-  std::unordered_map<std::uint64_t, WireEntry> purged_; // lost with a failed node, freed at the end of the run
-  std::uint64_t next_wire_id_ = 1;
+  WireRegistry wire_;
 
   std::map<FailureId, Recovery> recoveries_;
   int open_recoveries_ = 0;
