@@ -87,6 +87,8 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                       config_.topology_file, workload_.get(), config_.application_file};
   protocol_ = info.factory(setup);
   services_ = protocol_->services();
+  recoveries_.set_rules(
+      {.nodes_report = protocol_->nodes_report_recovery(), .needs_quiescence = protocol_->recovery_needs_quiescence()});
   // A protocol that assumes one failure at a time cannot run with overlapping failures forced on.
   if (topology_.failures.overlap == OverlapPolicy::Allow && !protocol_->tolerates_overlapping_failures())
     throw InputError(config_.topology_file, "/failures/overlap",
@@ -188,11 +190,8 @@ void Run::set_recovering(NodeId endpoint, bool recovering) {
 }
 
 void Run::recheck_recoveries() {
-  if (open_recoveries_ == 0 || !protocol_->recovery_needs_quiescence() || !quiescent()) return;
-  std::vector<FailureId> open;
-  for (const auto& [id, rec] : recoveries_)
-    if (!rec.done) open.push_back(id);
-  for (FailureId id : open) maybe_finish_recovery(id);
+  if (recoveries_.open() == 0 || !recoveries_.rules().needs_quiescence || !quiescent()) return;
+  for (FailureId id : recoveries_.open_ids()) maybe_finish_recovery(id);
 }
 
 void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) { runtimes_[endpoint] = rt; }
@@ -217,7 +216,7 @@ void Run::set_app_finished(NodeId node, bool finished) {
 void Run::update_held() {
   // Held open: every process finished, yet the run goes on with no recovery to finish and no
   // failure waiting to strike (those are the failures' business, not a protocol holding it).
-  const bool held = finished_count_ == num_nodes() && open_recoveries_ == 0 && deferred_.empty() && !over_;
+  const bool held = finished_count_ == num_nodes() && recoveries_.open() == 0 && deferred_.empty() && !over_;
   const double now = sg4::Engine::get_clock();
   if (held && all_finished_since_ < 0) {
     all_finished_since_ = now;
@@ -243,7 +242,7 @@ void Run::set_quiet(NodeId endpoint, bool quiet) {
 bool Run::try_terminate() {
   if (over_) return true;
   if ((events_ & 0xffff) == 0 && config_.options.progress) report_progress();
-  if (quiet_count_ != num_endpoints() || !wire_.empty() || replicas_in_flight_ > 0 || open_recoveries_ > 0 ||
+  if (quiet_count_ != num_endpoints() || !wire_.empty() || replicas_in_flight_ > 0 || recoveries_.open() > 0 ||
       nodes_down_ > 0 || !deferred_.empty())
     return false;
   over_ = true;
@@ -260,7 +259,7 @@ void Run::report_progress() {
   const double t = sg4::Engine::get_clock();
   std::fprintf(stderr, "\r[ckptsim] simulated %s, %.0f events/s, %d/%d processes done, %llu failures   ",
                units::format_duration(t).c_str(), static_cast<double>(events_) / std::max(1e-9, w - wall_start_),
-               finished_count_, num_nodes(), static_cast<unsigned long long>(next_failure_ - 1));
+               finished_count_, num_nodes(), static_cast<unsigned long long>(recoveries_.struck()));
   std::fflush(stderr);
 }
 
@@ -362,7 +361,7 @@ RunResult Run::simulate() {
     throw std::runtime_error(fmt::format(
         "the simulation stopped at {} s before the run was over (a deadlock: every actor waits); busy endpoints: "
         "{}; messages on the wire: {}, recoveries open: {}",
-        sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), open_recoveries_));
+        sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), recoveries_.open()));
   }
   // A run cut by an unrecoverable failure stops in the middle of a recovery: no final state to check.
   if (!stopped_by_end_date_ && unrecoverable_.empty() && stuck_.empty())

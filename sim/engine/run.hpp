@@ -6,6 +6,7 @@
  * engine, not a channel between protocols. */
 #pragma once
 
+#include "sim/engine/recovery_tracker.hpp"
 #include "sim/engine/run_config.hpp"
 #include "sim/engine/wire.hpp"
 #include "sim/failures/failure_process.hpp"
@@ -120,11 +121,9 @@ class Run {
   void notice_processed(FailureId id, NodeId node);
   void restart_complete(FailureId id, NodeId node);
   void node_recovered(FailureId up_to, NodeId node);
-  void recovery_done(FailureId id);
   /** @brief @p node restored a state: counted in every recovery under way (processes rolled back
    *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
   void node_rolled_back(NodeId node);
-  FailureId latest_detected_failure() const { return latest_detected_; }
 
   // ---- placement of processes on hosts (failures.restart; sim/engine/placement.cpp) ----
   /** @brief Processes sharing @p node's host, @p node included (1 unless shrink doubled it up):
@@ -134,18 +133,6 @@ class Run {
   CommProxies& proxies() { return proxies_; }
 
  private:
-  struct Recovery {
-    NodeId victim = -1;
-    double date = 0;
-    bool restarted = false;
-    bool detected = false;
-    bool back_sent = false;         // the "node back" signal went out
-    std::set<NodeId> notices{};     // nodes still to process the failure notice
-    std::set<NodeId> to_report{};   // nodes still to report their part of the recovery (nodes_report_recovery)
-    std::set<NodeId> rolled_back{}; // nodes that restored a state while it was open (the victim included)
-    bool done = false;
-  };
-
   void create_actors();
   // run_watchdog.cpp: a run that cannot progress ends as stuck (sim/engine/watchdog.hpp).
   void start_watchdog();
@@ -163,9 +150,10 @@ class Run {
   void detect(FailureId id);
   void restart(FailureId id);
   void purge_wire(NodeId dead);
+  /** @brief Acts on what the tracker decides for recovery @p id now: "node back", its end. */
   void maybe_finish_recovery(FailureId id);
+  void recovery_done(FailureId id);
   void send_signal(NodeId endpoint, Signal signal);
-  std::vector<FailureId> failures_not_back(FailureId except) const;
   void start_node(NodeId endpoint, bool restarted, FailureNotice notice);
   void check_consistency(bool final, const std::string& context);
   RunResult collect(double wall_seconds);
@@ -222,11 +210,8 @@ class Run {
   std::string stuck_;
   WireRegistry wire_;
 
-  std::map<FailureId, Recovery> recoveries_;
-  int open_recoveries_ = 0;
+  RecoveryTracker recoveries_;
   int nodes_down_ = 0;
-  FailureId next_failure_ = 1;
-  FailureId latest_detected_ = 0;
   std::deque<NodeId> deferred_;
   std::vector<double> death_work_;
 

@@ -18,8 +18,7 @@ void Run::start_watchdog() {
   if (!std::isfinite(stall_limit_)) return;
   sg4::Actor::create("watchdog", platform_.controller, [this] {
     while (!over_) {
-      bool waiting_engine = nodes_down_ > 0;
-      for (const auto& [id, rec] : recoveries_) waiting_engine = waiting_engine || (!rec.done && !rec.detected);
+      const bool waiting_engine = nodes_down_ > 0 || recoveries_.awaiting_detection();
       const double now = sg4::Engine::get_clock();
       const bool all = all_finished_since_ >= 0;
       const ProgressVerdict v = check_progress({.now = now,
