@@ -109,10 +109,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   incarnation_.assign(endpoints, 0);
   up_.assign(endpoints, true);
   runtimes_.assign(endpoints, nullptr);
-  quiet_.assign(endpoints, false);
-  recovering_.assign(endpoints, false);
-  finished_.assign(num_nodes(), false);
-  computing_.assign(num_nodes(), false);
+  termination_.reset(num_nodes(), endpoints);
   stall_limit_ =
       config_.options.stall_limit >= 0
           ? config_.options.stall_limit
@@ -183,11 +180,7 @@ void Run::purge_wire(NodeId dead) {
   });
 }
 
-void Run::set_recovering(NodeId endpoint, bool recovering) {
-  if (recovering_[endpoint] == recovering) return;
-  recovering_[endpoint] = recovering;
-  recovering_count_ += recovering ? 1 : -1;
-}
+void Run::set_recovering(NodeId endpoint, bool recovering) { termination_.set_recovering(endpoint, recovering); }
 
 void Run::recheck_recoveries() {
   if (recoveries_.open() == 0 || !recoveries_.rules().needs_quiescence || !quiescent()) return;
@@ -203,53 +196,35 @@ void Run::unregister_runtime(NodeId endpoint, NodeRuntime* rt) {
 void Run::set_result_digest(NodeId node, std::uint64_t digest) { digests_[node] = digest; }
 
 void Run::set_app_finished(NodeId node, bool finished) {
-  if (finished_[node] == finished) return;
-  finished_[node] = finished;
-  finished_count_ += finished ? 1 : -1;
-  if (finished_count_ == num_nodes()) {
-    all_finished_date_ = sg4::Engine::get_clock();
-    if (first_all_finished_ < 0) first_all_finished_ = all_finished_date_;
-  }
-  update_held();
+  if (termination_.set_finished(node, finished, sg4::Engine::get_clock())) update_held();
 }
 
 void Run::update_held() {
-  // Held open: every process finished, yet the run goes on with no recovery to finish and no
-  // failure waiting to strike (those are the failures' business, not a protocol holding it).
-  const bool held = finished_count_ == num_nodes() && recoveries_.open() == 0 && deferred_.empty() && !over_;
-  const double now = sg4::Engine::get_clock();
-  if (held && all_finished_since_ < 0) {
-    all_finished_since_ = now;
-  } else if (!held && all_finished_since_ >= 0) {
-    held_open_ += now - all_finished_since_;
-    all_finished_since_ = -1;
-  }
+  termination_.update_held(recoveries_.open() == 0 && deferred_.empty() && !end_.over(), sg4::Engine::get_clock());
 }
 
 void Run::set_computing(NodeId node, bool computing) {
-  if (computing_[node] == computing) return;
-  computing_[node] = computing;
-  computing_count_ += computing ? 1 : -1;
-  note_activity();
+  termination_.set_computing(node, computing, sg4::Engine::get_clock());
 }
 
-void Run::set_quiet(NodeId endpoint, bool quiet) {
-  if (quiet_[endpoint] == quiet) return;
-  quiet_[endpoint] = quiet;
-  quiet_count_ += quiet ? 1 : -1;
-}
+void Run::set_quiet(NodeId endpoint, bool quiet) { termination_.set_quiet(endpoint, quiet); }
 
 bool Run::try_terminate() {
-  if (over_) return true;
+  if (end_.over()) return true;
   if ((events_ & 0xffff) == 0 && config_.options.progress) report_progress();
-  if (quiet_count_ != num_endpoints() || !wire_.empty() || replicas_in_flight_ > 0 || recoveries_.open() > 0 ||
-      nodes_down_ > 0 || !deferred_.empty())
+  if (!termination_.may_end({.wire_empty = wire_.empty(),
+                             .open_recoveries = recoveries_.open(),
+                             .nodes_down = nodes_down_,
+                             .failures_deferred = !deferred_.empty()}))
     return false;
-  over_ = true;
-  end_ = sg4::Engine::get_clock();
-  trace_.emit(0, end_, "run_end", {{"makespan", all_finished_date_}});
-  sg4::Actor::kill_all();
+  trace_.emit(0, sg4::Engine::get_clock(), "run_end", {{"makespan", termination_.all_finished_date()}});
+  end_run(RunEnd::Reason::Completed);
   return true;
+}
+
+void Run::end_run(RunEnd::Reason reason, std::string why) {
+  end_.finish(reason, sg4::Engine::get_clock(), std::move(why));
+  sg4::Actor::kill_all();
 }
 
 void Run::report_progress() {
@@ -259,7 +234,7 @@ void Run::report_progress() {
   const double t = sg4::Engine::get_clock();
   std::fprintf(stderr, "\r[ckptsim] simulated %s, %.0f events/s, %d/%d processes done, %llu failures   ",
                units::format_duration(t).c_str(), static_cast<double>(events_) / std::max(1e-9, w - wall_start_),
-               finished_count_, num_nodes(), static_cast<unsigned long long>(recoveries_.struck()));
+               termination_.finished_count(), num_nodes(), static_cast<unsigned long long>(recoveries_.struck()));
   std::fflush(stderr);
 }
 
@@ -297,17 +272,14 @@ void Run::unrecoverable(NodeId node, std::uint64_t number) {
 }
 
 void Run::end_unrecoverable(const std::string& why, nlohmann::ordered_json fields) {
-  if (over_) return;
+  if (end_.over()) return;
   const double now = sg4::Engine::get_clock();
-  unrecoverable_ = why;
-  std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, unrecoverable_.c_str());
+  std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, why.c_str());
   nlohmann::ordered_json rec{{"date", now}};
   for (auto& [k, v] : fields.items()) rec[k] = v;
   stats_.record("unrecoverable", rec);
   trace_.emit(0, now, "unrecoverable", fields);
-  over_ = true;
-  end_ = now;
-  sg4::Actor::kill_all();
+  end_run(RunEnd::Reason::Unrecoverable, why);
 }
 
 void Run::check_consistency(bool final, const std::string& context) {
@@ -326,19 +298,16 @@ void Run::create_actors() {
   sg4::Actor::create("failure-injector", platform_.controller, [this] {
     while (auto a = failures_->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
-      if (over_) return;
+      if (end_.over()) return;
       failure_arrival(a->victim);
     }
   })->daemonize();
   if (std::isfinite(config_.options.end_date))
     sg4::Actor::create("end-date", platform_.controller, [this] {
       sg4::this_actor::sleep_until(config_.options.end_date);
-      if (over_) return;
-      over_ = true;
-      stopped_by_end_date_ = true;
-      end_ = sg4::Engine::get_clock();
-      trace_.emit(0, end_, "run_end", {{"reason", "end date"}});
-      sg4::Actor::kill_all();
+      if (end_.over()) return;
+      trace_.emit(0, sg4::Engine::get_clock(), "run_end", {{"reason", "end date"}});
+      end_run(RunEnd::Reason::EndDate);
     })->daemonize();
   start_watchdog();
 }
@@ -354,18 +323,17 @@ RunResult Run::simulate() {
   create_actors();
   engine_->run();
   if (config_.options.progress) std::fputs("\n", stderr);
-  if (!over_) {
+  if (!end_.over()) {
     std::vector<std::string> stuck;
     for (NodeId e = 0; e < num_endpoints() && stuck.size() < 10; e++)
-      if (!quiet_[e]) stuck.push_back(endpoint_name(e));
+      if (!termination_.quiet(e)) stuck.push_back(endpoint_name(e));
     throw std::runtime_error(fmt::format(
         "the simulation stopped at {} s before the run was over (a deadlock: every actor waits); busy endpoints: "
         "{}; messages on the wire: {}, recoveries open: {}",
         sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), recoveries_.open()));
   }
   // A run cut by an unrecoverable failure stops in the middle of a recovery: no final state to check.
-  if (!stopped_by_end_date_ && unrecoverable_.empty() && stuck_.empty())
-    check_consistency(true, "at the end of the run");
+  if (!end_.cut()) check_consistency(true, "at the end of the run");
   trace_.close();
   return collect(wall_now() - wall_start_);
 }
@@ -376,15 +344,12 @@ RunResult Run::collect(double wall_seconds) {
   for (NodeId n = 0; n < num_nodes(); n++)
     failure_free = std::max(failure_free, workload_->failure_free_work(n) /
                                               (platform_.layout.cluster(platform_.layout.cluster_of(n)).speed / 1e9));
-  const bool cut = stopped_by_end_date_ || !unrecoverable_.empty() || !stuck_.empty();
-  const double makespan = cut ? end_ : all_finished_date_;
+  const bool cut = end_.cut();
+  const double makespan = cut ? end_.date() : termination_.all_finished_date();
   nlohmann::ordered_json res;
-  res["status"] = !unrecoverable_.empty() ? "unrecoverable failure: " + unrecoverable_
-                  : !stuck_.empty()       ? "stuck: " + stuck_
-                  : stopped_by_end_date_  ? "stopped at the end date"
-                                          : "completed";
+  res["status"] = end_.status();
   res["makespan"] = cut ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(makespan);
-  res["end_date"] = end_;
+  res["end_date"] = end_.date();
   res["failure_free_time"] = failure_free;
   res["overhead_pct"] = cut || failure_free <= 0
                             ? nlohmann::ordered_json(nullptr)
@@ -443,7 +408,7 @@ RunResult Run::collect(double wall_seconds) {
   doc["stats"] = stats_.to_json();
   r.document = doc;
   r.violations = violations_;
-  r.stuck = stuck_;
+  if (end_.reason() == RunEnd::Reason::Stuck) r.stuck = end_.why();
   r.summary = format_summary(r.document, platform_.layout);
   std::string extra;
   protocol_->summarize(stats_, extra);

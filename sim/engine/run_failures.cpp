@@ -95,7 +95,7 @@ void Run::strike(NodeId victim, bool work_recorded) {
 }
 
 void Run::detect(FailureId id) {
-  if (over_) return;
+  if (end_.over()) return;
   const Recovery& rec = recoveries_.at(id);
   trace_.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
   recoveries_.detect(id);
@@ -129,7 +129,7 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
 }
 
 void Run::restart(FailureId id) {
-  if (over_) return;
+  if (end_.over()) return;
   const Recovery& rec = recoveries_.at(id);
   const NodeId v = rec.victim;
   if (!place_restart(v)) return; // shrink with no surviving node: the run ended
@@ -197,7 +197,7 @@ void Run::recovery_done(FailureId id) {
 void Run::node_rolled_back(NodeId node) { recoveries_.node_rolled_back(node); }
 
 void Run::release_deferred() {
-  while (!deferred_.empty() && recoveries_.open() == 0 && !over_) {
+  while (!deferred_.empty() && recoveries_.open() == 0 && !end_.over()) {
     NodeId v = deferred_.front();
     deferred_.pop_front();
     update_held();
