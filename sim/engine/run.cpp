@@ -1,12 +1,9 @@
 #include "sim/engine/run.hpp"
 
-#include "sim/engine/summary.hpp"
 #include "sim/engine/watchdog.hpp"
 #include "sim/node/node_runtime.hpp"
-#include "sim/version.hpp"
 
 #include <simgrid/s4u.hpp>
-#include <simgrid/version.h>
 #include <xbt/log.h>
 
 #include <chrono>
@@ -87,6 +84,8 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                       config_.topology_file, workload_.get(), config_.application_file};
   protocol_ = info.factory(setup);
   services_ = protocol_->services();
+  recoveries_.set_rules(
+      {.nodes_report = protocol_->nodes_report_recovery(), .needs_quiescence = protocol_->recovery_needs_quiescence()});
   // A protocol that assumes one failure at a time cannot run with overlapping failures forced on.
   if (topology_.failures.overlap == OverlapPolicy::Allow && !protocol_->tolerates_overlapping_failures())
     throw InputError(config_.topology_file, "/failures/overlap",
@@ -107,10 +106,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   incarnation_.assign(endpoints, 0);
   up_.assign(endpoints, true);
   runtimes_.assign(endpoints, nullptr);
-  quiet_.assign(endpoints, false);
-  recovering_.assign(endpoints, false);
-  finished_.assign(num_nodes(), false);
-  computing_.assign(num_nodes(), false);
+  termination_.reset(num_nodes(), endpoints);
   stall_limit_ =
       config_.options.stall_limit >= 0
           ? config_.options.stall_limit
@@ -148,85 +144,44 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, 
     stats_.add("net.lost_to_down");
     return {0, nullptr};
   }
-  const std::uint64_t id = next_wire_id_++;
-  env->wire_id = id;
   const double bytes = env->bytes;
   const NodeId dst = env->dst;
   Envelope* raw = env.get();
   // On the wire before any SimGrid call: Mailbox::by_name and put_async yield to other actors,
   // which must not find an empty wire and end the run while this message is being sent.
-  if (env->kind == Envelope::Kind::Control) control_on_wire_++;
-  wire_[id].env = std::move(env);
+  const std::uint64_t id = wire_.add(std::move(env));
   sg4::Mailbox* mb = mailbox(dst, incarnation_[dst]);
   auto comm = proxies_.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
-  // Looked up again: a failure may have struck the sender or the receiver while put_async
-  // yielded, and its purge moved the entry off the wire (the envelope stays alive there).
-  if (auto it = wire_.find(id); it != wire_.end())
-    it->second.comm = comm;
-  else if (auto p = purged_.find(id); p != purged_.end())
-    p->second.comm = comm;
+  // A failure may have struck the sender or the receiver while put_async yielded, and its purge
+  // moved the entry off the wire (the envelope stays alive there).
+  wire_.set_transfer(id, comm);
   return {id, comm};
 }
 
 std::unique_ptr<Envelope> Run::take(Envelope* env) {
   if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
-  auto it = wire_.find(env->wire_id);
-  if (it == wire_.end()) {
-    // Purged when its sender died, yet its transfer ended at that very date: the receiver got it
-    // as the sender's host went off. It counts as lost with its sender (the purge's decision).
-    if (purged_.erase(env->wire_id) > 0) return nullptr;
-    throw std::logic_error(fmt::format("engine bug: envelope {} received but not on the wire", env->wire_id));
-  }
-  auto owned = std::move(it->second.env);
-  wire_.erase(it);
-  if (owned->kind == Envelope::Kind::App) note_activity();
-  if (owned->kind == Envelope::Kind::Control) control_on_wire_--;
+  auto owned = wire_.take(env->wire_id);
+  if (owned && owned->kind == Envelope::Kind::App) note_activity();
   return owned;
 }
 
 void Run::drop(std::uint64_t wire_id) {
-  auto it = wire_.find(wire_id);
-  if (it == wire_.end()) return;
-  if (it->second.env->kind == Envelope::Kind::Control) control_on_wire_--;
-  wire_.erase(it);
-  stats_.add("net.lost_in_transfer");
+  if (wire_.drop(wire_id)) stats_.add("net.lost_in_transfer");
 }
 
 void Run::purge_wire(NodeId dead) {
-  for (auto it = wire_.begin(); it != wire_.end();) {
-    const Envelope& e = *it->second.env;
-    bool gone = e.dst == dead; // the receiver dies: whatever it had not processed is gone with it
-    if (e.src == dead) {
-      // The sender dies: what is still in transfer is lost (SimGrid cancels it with the sender),
-      // what reached the receiver's mailbox stays there and will be received. The sender may not
-      // have waited for a finished send yet (it waits for its oldest ones only), so its s4u state
-      // is not enough: the kernel dates the end of every transfer that completes.
-      const auto& comm = it->second.comm;
-      gone = gone || !(comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0));
-    }
-    if (!gone) {
-      ++it;
-      continue;
-    }
-    if (e.kind == Envelope::Kind::Control) control_on_wire_--;
-    // Kept alive off the wire: a receiver may already hold its address (see take()).
-    purged_.emplace(it->first, std::move(it->second));
-    it = wire_.erase(it);
-  }
+  // The sender may not have waited for a finished send yet (it waits for its oldest ones only), so
+  // its s4u state is not enough: the kernel dates the end of every transfer that completes.
+  wire_.purge(dead, [](const sg4::CommPtr& comm) {
+    return comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0);
+  });
 }
 
-void Run::set_recovering(NodeId endpoint, bool recovering) {
-  if (recovering_[endpoint] == recovering) return;
-  recovering_[endpoint] = recovering;
-  recovering_count_ += recovering ? 1 : -1;
-}
+void Run::set_recovering(NodeId endpoint, bool recovering) { termination_.set_recovering(endpoint, recovering); }
 
 void Run::recheck_recoveries() {
-  if (open_recoveries_ == 0 || !protocol_->recovery_needs_quiescence() || !quiescent()) return;
-  std::vector<FailureId> open;
-  for (const auto& [id, rec] : recoveries_)
-    if (!rec.done) open.push_back(id);
-  for (FailureId id : open) maybe_finish_recovery(id);
+  if (recoveries_.open() == 0 || !recoveries_.rules().needs_quiescence || !quiescent()) return;
+  for (FailureId id : recoveries_.open_ids()) maybe_finish_recovery(id);
 }
 
 void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) { runtimes_[endpoint] = rt; }
@@ -238,53 +193,35 @@ void Run::unregister_runtime(NodeId endpoint, NodeRuntime* rt) {
 void Run::set_result_digest(NodeId node, std::uint64_t digest) { digests_[node] = digest; }
 
 void Run::set_app_finished(NodeId node, bool finished) {
-  if (finished_[node] == finished) return;
-  finished_[node] = finished;
-  finished_count_ += finished ? 1 : -1;
-  if (finished_count_ == num_nodes()) {
-    all_finished_date_ = sg4::Engine::get_clock();
-    if (first_all_finished_ < 0) first_all_finished_ = all_finished_date_;
-  }
-  update_held();
+  if (termination_.set_finished(node, finished, sg4::Engine::get_clock())) update_held();
 }
 
 void Run::update_held() {
-  // Held open: every process finished, yet the run goes on with no recovery to finish and no
-  // failure waiting to strike (those are the failures' business, not a protocol holding it).
-  const bool held = finished_count_ == num_nodes() && open_recoveries_ == 0 && deferred_.empty() && !over_;
-  const double now = sg4::Engine::get_clock();
-  if (held && all_finished_since_ < 0) {
-    all_finished_since_ = now;
-  } else if (!held && all_finished_since_ >= 0) {
-    held_open_ += now - all_finished_since_;
-    all_finished_since_ = -1;
-  }
+  termination_.update_held(recoveries_.open() == 0 && deferred_.empty() && !end_.over(), sg4::Engine::get_clock());
 }
 
 void Run::set_computing(NodeId node, bool computing) {
-  if (computing_[node] == computing) return;
-  computing_[node] = computing;
-  computing_count_ += computing ? 1 : -1;
-  note_activity();
+  termination_.set_computing(node, computing, sg4::Engine::get_clock());
 }
 
-void Run::set_quiet(NodeId endpoint, bool quiet) {
-  if (quiet_[endpoint] == quiet) return;
-  quiet_[endpoint] = quiet;
-  quiet_count_ += quiet ? 1 : -1;
-}
+void Run::set_quiet(NodeId endpoint, bool quiet) { termination_.set_quiet(endpoint, quiet); }
 
 bool Run::try_terminate() {
-  if (over_) return true;
+  if (end_.over()) return true;
   if ((events_ & 0xffff) == 0 && config_.options.progress) report_progress();
-  if (quiet_count_ != num_endpoints() || !wire_.empty() || replicas_in_flight_ > 0 || open_recoveries_ > 0 ||
-      nodes_down_ > 0 || !deferred_.empty())
+  if (!termination_.may_end({.wire_empty = wire_.empty(),
+                             .open_recoveries = recoveries_.open(),
+                             .nodes_down = nodes_down_,
+                             .failures_deferred = !deferred_.empty()}))
     return false;
-  over_ = true;
-  end_ = sg4::Engine::get_clock();
-  trace_.emit(0, end_, "run_end", {{"makespan", all_finished_date_}});
-  sg4::Actor::kill_all();
+  trace_.emit(0, sg4::Engine::get_clock(), "run_end", {{"makespan", termination_.all_finished_date()}});
+  end_run(RunEnd::Reason::Completed);
   return true;
+}
+
+void Run::end_run(RunEnd::Reason reason, std::string why) {
+  end_.finish(reason, sg4::Engine::get_clock(), std::move(why));
+  sg4::Actor::kill_all();
 }
 
 void Run::report_progress() {
@@ -294,7 +231,7 @@ void Run::report_progress() {
   const double t = sg4::Engine::get_clock();
   std::fprintf(stderr, "\r[ckptsim] simulated %s, %.0f events/s, %d/%d processes done, %llu failures   ",
                units::format_duration(t).c_str(), static_cast<double>(events_) / std::max(1e-9, w - wall_start_),
-               finished_count_, num_nodes(), static_cast<unsigned long long>(next_failure_ - 1));
+               termination_.finished_count(), num_nodes(), static_cast<unsigned long long>(recoveries_.struck()));
   std::fflush(stderr);
 }
 
@@ -332,17 +269,14 @@ void Run::unrecoverable(NodeId node, std::uint64_t number) {
 }
 
 void Run::end_unrecoverable(const std::string& why, nlohmann::ordered_json fields) {
-  if (over_) return;
+  if (end_.over()) return;
   const double now = sg4::Engine::get_clock();
-  unrecoverable_ = why;
-  std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, unrecoverable_.c_str());
+  std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, why.c_str());
   nlohmann::ordered_json rec{{"date", now}};
   for (auto& [k, v] : fields.items()) rec[k] = v;
   stats_.record("unrecoverable", rec);
   trace_.emit(0, now, "unrecoverable", fields);
-  over_ = true;
-  end_ = now;
-  sg4::Actor::kill_all();
+  end_run(RunEnd::Reason::Unrecoverable, why);
 }
 
 void Run::check_consistency(bool final, const std::string& context) {
@@ -361,19 +295,16 @@ void Run::create_actors() {
   sg4::Actor::create("failure-injector", platform_.controller, [this] {
     while (auto a = failures_->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
-      if (over_) return;
+      if (end_.over()) return;
       failure_arrival(a->victim);
     }
   })->daemonize();
   if (std::isfinite(config_.options.end_date))
     sg4::Actor::create("end-date", platform_.controller, [this] {
       sg4::this_actor::sleep_until(config_.options.end_date);
-      if (over_) return;
-      over_ = true;
-      stopped_by_end_date_ = true;
-      end_ = sg4::Engine::get_clock();
-      trace_.emit(0, end_, "run_end", {{"reason", "end date"}});
-      sg4::Actor::kill_all();
+      if (end_.over()) return;
+      trace_.emit(0, sg4::Engine::get_clock(), "run_end", {{"reason", "end date"}});
+      end_run(RunEnd::Reason::EndDate);
     })->daemonize();
   start_watchdog();
 }
@@ -389,101 +320,19 @@ RunResult Run::simulate() {
   create_actors();
   engine_->run();
   if (config_.options.progress) std::fputs("\n", stderr);
-  if (!over_) {
+  if (!end_.over()) {
     std::vector<std::string> stuck;
     for (NodeId e = 0; e < num_endpoints() && stuck.size() < 10; e++)
-      if (!quiet_[e]) stuck.push_back(endpoint_name(e));
+      if (!termination_.quiet(e)) stuck.push_back(endpoint_name(e));
     throw std::runtime_error(fmt::format(
         "the simulation stopped at {} s before the run was over (a deadlock: every actor waits); busy endpoints: "
         "{}; messages on the wire: {}, recoveries open: {}",
-        sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), open_recoveries_));
+        sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), recoveries_.open()));
   }
   // A run cut by an unrecoverable failure stops in the middle of a recovery: no final state to check.
-  if (!stopped_by_end_date_ && unrecoverable_.empty() && stuck_.empty())
-    check_consistency(true, "at the end of the run");
+  if (!end_.cut()) check_consistency(true, "at the end of the run");
   trace_.close();
   return collect(wall_now() - wall_start_);
-}
-
-RunResult Run::collect(double wall_seconds) {
-  RunResult r;
-  double failure_free = 0;
-  for (NodeId n = 0; n < num_nodes(); n++)
-    failure_free = std::max(failure_free, workload_->failure_free_work(n) /
-                                              (platform_.layout.cluster(platform_.layout.cluster_of(n)).speed / 1e9));
-  const bool cut = stopped_by_end_date_ || !unrecoverable_.empty() || !stuck_.empty();
-  const double makespan = cut ? end_ : all_finished_date_;
-  nlohmann::ordered_json res;
-  res["status"] = !unrecoverable_.empty() ? "unrecoverable failure: " + unrecoverable_
-                  : !stuck_.empty()       ? "stuck: " + stuck_
-                  : stopped_by_end_date_  ? "stopped at the end date"
-                                          : "completed";
-  res["makespan"] = cut ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(makespan);
-  res["end_date"] = end_;
-  res["failure_free_time"] = failure_free;
-  res["overhead_pct"] = cut || failure_free <= 0
-                            ? nlohmann::ordered_json(nullptr)
-                            : nlohmann::ordered_json(100.0 * (makespan - failure_free) / failure_free);
-  res["failures"] = stats_.get("failures");
-  res["failures_ignored_node_down"] = stats_.get("failures.ignored_down");
-  res["failures_deferred"] = stats_.get("failures.deferred");
-  res["lost_work"] = stats_.get("lost_work");
-  res["rollbacks"] = stats_.get("rollbacks");
-  res["storage_held_max_bytes"] = stats_.get("storage.held_bytes_max");
-  res["storage_held_end_bytes"] = store_.held_bytes();
-  res["storage_held_max_copy_bytes"] = store_.held_copy_bytes_max(); // every copy counted
-  if (auto rep = replicated_results(); !rep.is_null()) res["replicated_storage"] = rep;
-  res["recovery_time"] = stats_.get("recovery_time");
-  // Mean over the recoveries that ended (null when none did).
-  res["rolled_back_per_failure"] =
-      stats_.get("recoveries_done") > 0
-          ? nlohmann::ordered_json(stats_.get("rolled_back_processes") / stats_.get("recoveries_done"))
-          : nlohmann::ordered_json(nullptr);
-  res["app_messages_sent"] = stats_.get("app.sent");
-  std::uint64_t digest = 0; // 48-bit digests: their xor stays exact as a JSON number
-  for (std::uint64_t d : digests_) digest ^= d;
-  if (digest != 0) res["result_checksum"] = digest;
-  res["app_messages_delivered"] = stats_.get("app.delivered");
-  res["control_messages"] = stats_.get("ctrl.total");
-  res["consistency"] = {{"checks", checks_}, {"violations", violations_}};
-  res["wall_time_s"] = wall_seconds;
-  res["events"] = events_;
-
-  nlohmann::ordered_json doc;
-  doc["ckptsim"] = {{"version", version()}, {"simgrid", SIMGRID_VERSION_STRING}};
-  const auto& o = config_.options;
-  doc["run"] = {{"protocol", o.protocol},
-                {"params", o.params},
-                {"seed", o.seed},
-                {"network_model", o.network_model},
-                {"end_date", std::isfinite(o.end_date) ? nlohmann::ordered_json(o.end_date) : nullptr},
-                {"stall_limit", std::isfinite(stall_limit_) ? nlohmann::ordered_json(stall_limit_) : nullptr},
-                {"overrides", o.overrides},
-                {"simgrid_args", o.simgrid_args},
-                {"files",
-                 {{"topology", config_.topology_file},
-                  {"application", config_.application_file},
-                  {"timers", config_.timers_file},
-                  {"platform", topology_.platform_xml}}},
-                {"nodes", num_nodes()},
-                {"clusters", platform_.layout.num_clusters()},
-                {"failure_model", to_string(topology_.failures.model)},
-                {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"},
-                {"restart_placement", to_string(topology_.failures.restart)},
-                {"storage", topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model},
-                {"checkpoint_servers", platform_.servers.size()}};
-  doc["inputs"] = {
-      {"topology", config_.topology_doc}, {"application", config_.application_doc}, {"timers", config_.timers_doc}};
-  doc["results"] = res;
-  doc["stats"] = stats_.to_json();
-  r.document = doc;
-  r.violations = violations_;
-  r.stuck = stuck_;
-  r.summary = format_summary(r.document, platform_.layout);
-  std::string extra;
-  protocol_->summarize(stats_, extra);
-  r.summary += extra;
-  return r;
 }
 
 } // namespace ckptsim

@@ -6,7 +6,10 @@
  * engine, not a channel between protocols. */
 #pragma once
 
+#include "sim/engine/recovery_tracker.hpp"
 #include "sim/engine/run_config.hpp"
+#include "sim/engine/termination.hpp"
+#include "sim/engine/wire.hpp"
 #include "sim/failures/failure_process.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
@@ -88,19 +91,19 @@ class Run {
   void set_computing(NodeId node, bool computing);
   /** @brief The application moved forward now: a message of it received, a computation step
    *  ended (the watchdog's progress). */
-  void note_activity() { last_activity_ = sg4::Engine::get_clock(); }
+  void note_activity() { termination_.note_activity(sg4::Engine::get_clock()); }
   /** @brief A node's agent started or stopped doing its part of a recovery. */
   void set_recovering(NodeId endpoint, bool recovering);
   /** @brief No protocol control message on the wire and no agent recovering. */
-  bool quiescent() const { return control_on_wire_ == 0 && recovering_count_ == 0 && replicas_in_flight_ == 0; }
+  bool quiescent() const { return termination_.quiescent(wire_.control_messages()); }
   /** @brief A transfer restoring a lost checkpoint copy started / ended: part of the recovery. */
-  void replica_started() { replicas_in_flight_++; }
-  void replica_finished() { replicas_in_flight_--; }
+  void replica_started() { termination_.replica_started(); }
+  void replica_finished() { termination_.replica_finished(); }
   /** @brief Ends the recoveries that only waited for quiescence (recovery_needs_quiescence). */
   void recheck_recoveries();
   /** @brief Ends the run if every endpoint is quiet and nothing is on the wire or recovering. */
   bool try_terminate();
-  bool over() const { return over_; }
+  bool over() const { return end_.over(); }
 
   // ---- stable storage ----
   CheckpointStore& store() { return store_; }
@@ -119,11 +122,9 @@ class Run {
   void notice_processed(FailureId id, NodeId node);
   void restart_complete(FailureId id, NodeId node);
   void node_recovered(FailureId up_to, NodeId node);
-  void recovery_done(FailureId id);
   /** @brief @p node restored a state: counted in every recovery under way (processes rolled back
    *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
   void node_rolled_back(NodeId node);
-  FailureId latest_detected_failure() const { return latest_detected_; }
 
   // ---- placement of processes on hosts (failures.restart; sim/engine/placement.cpp) ----
   /** @brief Processes sharing @p node's host, @p node included (1 unless shrink doubled it up):
@@ -133,22 +134,6 @@ class Run {
   CommProxies& proxies() { return proxies_; }
 
  private:
-  struct WireEntry {
-    std::unique_ptr<Envelope> env;
-    sg4::CommPtr comm;
-  };
-  struct Recovery {
-    NodeId victim = -1;
-    double date = 0;
-    bool restarted = false;
-    bool detected = false;
-    bool back_sent = false;         // the "node back" signal went out
-    std::set<NodeId> notices{};     // nodes still to process the failure notice
-    std::set<NodeId> to_report{};   // nodes still to report their part of the recovery (nodes_report_recovery)
-    std::set<NodeId> rolled_back{}; // nodes that restored a state while it was open (the victim included)
-    bool done = false;
-  };
-
   void create_actors();
   // run_watchdog.cpp: a run that cannot progress ends as stuck (sim/engine/watchdog.hpp).
   void start_watchdog();
@@ -156,6 +141,8 @@ class Run {
    *  failure): the watchdog counts that time. */
   void update_held();
   void end_stuck(const std::string& why);
+  /** @brief Ends the run now for @p reason: every actor is killed. */
+  void end_run(RunEnd::Reason reason, std::string why = {});
   std::string pending_report() const;
   void release_deferred();
   void report_progress();
@@ -166,9 +153,10 @@ class Run {
   void detect(FailureId id);
   void restart(FailureId id);
   void purge_wire(NodeId dead);
+  /** @brief Acts on what the tracker decides for recovery @p id now: "node back", its end. */
   void maybe_finish_recovery(FailureId id);
+  void recovery_done(FailureId id);
   void send_signal(NodeId endpoint, Signal signal);
-  std::vector<FailureId> failures_not_back(FailureId except) const;
   void start_node(NodeId endpoint, bool restarted, FailureNotice notice);
   void check_consistency(bool final, const std::string& context);
   RunResult collect(double wall_seconds);
@@ -186,7 +174,6 @@ class Run {
   RunConfig config_;
   std::unique_ptr<sg4::Engine> engine_;
   std::unique_ptr<FailureProcess> failures_;
-  std::vector<bool> finished_;
   std::vector<std::uint64_t> digests_; // per node: Workload::result_digest when it last finished
   double wall_start_ = 0;
   double last_progress_ = 0;
@@ -208,39 +195,17 @@ class Run {
   std::vector<NodeRuntime*> runtimes_;
   CommProxies::Mode proxy_mode_ = CommProxies::Mode::Auto;
   CommProxies proxies_{[this](NodeId e) { return host_of(e); }, [this](NodeId e) { return bool(up_[e]); }};
-  std::vector<bool> quiet_;
-  std::vector<bool> recovering_;
-  int recovering_count_ = 0;
-  int control_on_wire_ = 0;
-  int replicas_in_flight_ = 0;
-  int quiet_count_ = 0;
-  int finished_count_ = 0;
-  double all_finished_date_ = -1;
-  double all_finished_since_ = -1; // since when the run is held open (update_held), -1: not now
-  double held_open_ = 0;           // closed stretches of it (the watchdog)
-  double first_all_finished_ = -1;
-  std::vector<bool> computing_;
-  int computing_count_ = 0;
-  double last_activity_ = 0;
+  Termination termination_;
   double stall_limit_ = 3600;
-  std::string stuck_;
-  std::unordered_map<std::uint64_t, WireEntry> wire_;
-  std::unordered_map<std::uint64_t, WireEntry> purged_; // lost with a failed node, freed at the end of the run
-  std::uint64_t next_wire_id_ = 1;
+  WireRegistry wire_;
 
-  std::map<FailureId, Recovery> recoveries_;
-  int open_recoveries_ = 0;
+  RecoveryTracker recoveries_;
   int nodes_down_ = 0;
-  FailureId next_failure_ = 1;
-  FailureId latest_detected_ = 0;
   std::deque<NodeId> deferred_;
   std::vector<double> death_work_;
 
   CheckpointStore store_;
-  std::string unrecoverable_;
-  bool over_ = false;
-  bool stopped_by_end_date_ = false;
-  double end_ = 0;
+  RunEnd end_;
   std::uint64_t events_ = 0;
   std::size_t violations_ = 0;
   std::size_t checks_ = 0;

@@ -31,7 +31,7 @@ void Run::failure_arrival(NodeId victim) {
 }
 
 bool Run::defer(int victim) {
-  if (overlapping_allowed() || open_recoveries_ == 0) return false;
+  if (overlapping_allowed() || recoveries_.open() == 0) return false;
   stats_.add("failures.deferred");
   trace_.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"node", victim}});
   deferred_.push_back(victim);
@@ -41,7 +41,7 @@ bool Run::defer(int victim) {
 
 void Run::strike(NodeId victim, bool work_recorded) {
   const double now = sg4::Engine::get_clock();
-  const FailureId id = next_failure_++;
+  const FailureId id = recoveries_.next_id();
   const ClusterId c = platform_.layout.cluster_of(victim);
   if (!work_recorded) death_work_[victim] = runtimes_[victim] ? runtimes_[victim]->current_work() : 0.0;
   trace_.emit(0, now, "failure",
@@ -63,22 +63,13 @@ void Run::strike(NodeId victim, bool work_recorded) {
   set_computing(victim, false);
   set_quiet(victim, false);
   set_recovering(victim, false); // its agent is gone; the restarted one speaks for it
-  recoveries_[id] = Recovery{.victim = victim, .date = now};
-  if (protocol_->nodes_report_recovery())
-    for (NodeId n = 0; n < num_nodes(); n++)
-      if (up_[n] || n == victim) recoveries_[id].to_report.insert(n);
-  open_recoveries_++;
+  std::vector<NodeId> reporters;
+  for (NodeId n = 0; n < num_nodes(); n++)
+    if (up_[n]) reporters.push_back(n);
+  recoveries_.strike(victim, now, reporters);
   update_held();
   purge_wire(victim);
-  store_.holder_failed(victim);          // its memory is gone: its own copies and those it held for others
-  for (auto& [rid, rec] : recoveries_) { // it will never process the notices sent to it
-    rec.notices.erase(victim);
-    // It failed again before everybody could be told it was back: that older failure is settled
-    // by the restart of its next incarnation (Run::restart_complete), which is when it is back.
-    if (rid != id && rec.victim == victim && !rec.back_sent) rec.restarted = false;
-    if (rid != id) rec.to_report.erase(victim); // its restart reports for it
-  }
-  if (protocol_->nodes_report_recovery()) recoveries_[id].to_report.insert(victim);
+  store_.holder_failed(victim); // its memory is gone: its own copies and those it held for others
   // A message posted at this very date is handled by SimGrid after the host is off: with the dead
   // actor still the mailbox's eager receiver, SimGrid would start it towards the off host and abort
   // (CommImpl::start asserts the host is on). Without a receiver it just stays queued, unread.
@@ -99,19 +90,19 @@ void Run::strike(NodeId victim, bool work_recorded) {
     sg4::this_actor::sleep_for(d);
     restart(id);
   });
-  for (auto& [rid, rec] : recoveries_)
-    if (!rec.done && rid != id) maybe_finish_recovery(rid);
+  for (auto rid = recoveries_.open_after(0); rid; rid = recoveries_.open_after(*rid))
+    if (*rid != id) maybe_finish_recovery(*rid);
 }
 
 void Run::detect(FailureId id) {
-  if (over_) return;
-  Recovery& rec = recoveries_.at(id);
-  rec.detected = true;
-  latest_detected_ = std::max(latest_detected_, id);
+  if (end_.over()) return;
+  const Recovery& rec = recoveries_.at(id);
   trace_.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
+  recoveries_.detect(id);
+  // One by one: sending a signal yields to other actors, which may strike the next endpoint.
   for (NodeId e = 0; e < num_endpoints(); e++) {
     if (e == rec.victim || !up_[e]) continue;
-    rec.notices.insert(e);
+    recoveries_.notice_sent(id, e);
     send_signal(e, Signal{Signal::Kind::FailureNotice, id, rec.victim, rec.date});
   }
   maybe_finish_recovery(id);
@@ -137,27 +128,17 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
   });
 }
 
-std::vector<FailureId> Run::failures_not_back(FailureId except) const {
-  std::vector<FailureId> out;
-  for (const auto& [id, rec] : recoveries_)
-    if (id != except && rec.detected && !rec.back_sent) out.push_back(id);
-  return out;
-}
-
 void Run::restart(FailureId id) {
-  if (over_) return;
-  Recovery& rec = recoveries_.at(id);
+  if (end_.over()) return;
+  const Recovery& rec = recoveries_.at(id);
   const NodeId v = rec.victim;
   if (!place_restart(v)) return; // shrink with no surviving node: the run ended
   incarnation_[v]++;
   up_[v] = true;
   nodes_down_--;
-  // Failures that struck while it was down: it rolls back for them too once restarted (the
-  // coordinator's answer to its RESTARTED), so their recoveries wait for its report as well.
-  if (protocol_->nodes_report_recovery())
-    for (auto& [rid, other] : recoveries_)
-      if (rid > id && !other.done) other.to_report.insert(v);
-  start_node(v, true, FailureNotice{id, v, rec.date, std::max(latest_detected_, id), failures_not_back(id)});
+  recoveries_.restarting(id, v);
+  start_node(v, true,
+             FailureNotice{id, v, rec.date, std::max(recoveries_.latest_detected(), id), recoveries_.not_back(id)});
 }
 
 void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
@@ -168,50 +149,29 @@ void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
 }
 
 void Run::notice_processed(FailureId id, NodeId node) {
-  auto it = recoveries_.find(id);
-  if (it == recoveries_.end()) return;
-  it->second.notices.erase(node);
-  maybe_finish_recovery(id);
+  if (recoveries_.notice_processed(id, node)) maybe_finish_recovery(id);
 }
 
 void Run::restart_complete(FailureId id, NodeId node) {
-  // The node runs again: that also settles its earlier failures whose restart a new failure cut.
-  std::vector<FailureId> settled;
-  for (auto& [rid, rec] : recoveries_)
-    if (rec.victim == node && !rec.restarted && rid <= id) {
-      rec.restarted = true;
-      settled.push_back(rid);
-    }
-  for (FailureId rid : settled) maybe_finish_recovery(rid);
+  for (FailureId rid : recoveries_.restart_complete(id, node)) maybe_finish_recovery(rid);
 }
 
 void Run::node_recovered(FailureId up_to, NodeId node) {
-  std::vector<FailureId> touched;
-  for (auto& [rid, rec] : recoveries_)
-    if (rid <= up_to && !rec.done && rec.to_report.erase(node)) touched.push_back(rid);
-  for (FailureId rid : touched) maybe_finish_recovery(rid);
+  for (FailureId rid : recoveries_.node_recovered(up_to, node)) maybe_finish_recovery(rid);
 }
 
 void Run::maybe_finish_recovery(FailureId id) {
-  Recovery& rec = recoveries_.at(id);
+  const Recovery& rec = recoveries_.at(id);
   // Once the victim runs again and everybody was told of the failure, everybody (the victim
   // included) is told it is back: the moment a global restart may go on.
-  // Sent once every notice was processed, so a node always hears of a failure before its end.
-  if (!rec.back_sent && rec.restarted && rec.detected && rec.notices.empty() && up_[rec.victim]) {
-    rec.back_sent = true;
+  if (recoveries_.send_back_now(id, up_[rec.victim]))
     for (NodeId e = 0; e < num_endpoints(); e++)
       if (up_[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
-  }
-  if (!rec.done && rec.back_sent && rec.to_report.empty() && (!protocol_->recovery_needs_quiescence() || quiescent()))
-    recovery_done(id);
+  if (recoveries_.end_now(id, quiescent())) recovery_done(id);
 }
 
 void Run::recovery_done(FailureId id) {
-  auto it = recoveries_.find(id);
-  if (it == recoveries_.end() || it->second.done) return;
-  Recovery& rec = it->second;
-  rec.done = true;
-  open_recoveries_--;
+  const Recovery& rec = recoveries_.at(id);
   update_held();
   note_activity(); // the run moves on, if only from failure to failure: not the watchdog's case
   const double now = sg4::Engine::get_clock();
@@ -226,7 +186,7 @@ void Run::recovery_done(FailureId id) {
                                {"duration", now - rec.date},
                                {"rolled_back", rolled_back}});
   trace_.emit(0, now, "recovery_done", {{"failure", id}, {"duration", now - rec.date}});
-  if (open_recoveries_ == 0) {
+  if (recoveries_.open() == 0) {
     // Checked only when no other recovery is under way: a half-done recovery is not a state.
     check_consistency(false, fmt::format("after the recovery of failure {} (at {})", id, rec.date));
     if (!deferred_.empty())
@@ -234,13 +194,10 @@ void Run::recovery_done(FailureId id) {
   }
 }
 
-void Run::node_rolled_back(NodeId node) {
-  for (auto& [id, rec] : recoveries_)
-    if (!rec.done) rec.rolled_back.insert(node);
-}
+void Run::node_rolled_back(NodeId node) { recoveries_.node_rolled_back(node); }
 
 void Run::release_deferred() {
-  while (!deferred_.empty() && open_recoveries_ == 0 && !over_) {
+  while (!deferred_.empty() && recoveries_.open() == 0 && !end_.over()) {
     NodeId v = deferred_.front();
     deferred_.pop_front();
     update_held();

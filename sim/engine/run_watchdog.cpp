@@ -17,18 +17,16 @@ namespace ckptsim {
 void Run::start_watchdog() {
   if (!std::isfinite(stall_limit_)) return;
   sg4::Actor::create("watchdog", platform_.controller, [this] {
-    while (!over_) {
-      bool waiting_engine = nodes_down_ > 0;
-      for (const auto& [id, rec] : recoveries_) waiting_engine = waiting_engine || (!rec.done && !rec.detected);
+    while (!end_.over()) {
+      const bool waiting_engine = nodes_down_ > 0 || recoveries_.awaiting_detection();
       const double now = sg4::Engine::get_clock();
-      const bool all = all_finished_since_ >= 0;
       const ProgressVerdict v = check_progress({.now = now,
                                                 .limit = stall_limit_,
-                                                .all_finished = all,
-                                                .held_open = held_open_ + (all ? now - all_finished_since_ : 0.0),
-                                                .first_finished = first_all_finished_,
-                                                .last_activity = last_activity_,
-                                                .busy = computing_count_ > 0 || waiting_engine});
+                                                .all_finished = termination_.held(),
+                                                .held_open = termination_.held_open(now),
+                                                .first_finished = termination_.first_all_finished(),
+                                                .last_activity = termination_.last_activity(),
+                                                .busy = termination_.computing() || waiting_engine});
       if (v.stuck) {
         end_stuck(v.why);
         return;
@@ -42,15 +40,15 @@ std::string Run::pending_report() const {
   std::vector<std::string> items;
   constexpr std::size_t kMax = 6;
   for (NodeId e = 0; e < num_endpoints() && items.size() < kMax; e++) {
-    if (quiet_[e] || !up_[e] || runtimes_[e] == nullptr) continue;
+    if (termination_.quiet(e) || !up_[e] || runtimes_[e] == nullptr) continue;
     std::string p = runtimes_[e]->pending();
-    if (p.empty() && e < num_nodes() && !finished_[e]) continue; // still working: not what holds the run
+    if (p.empty() && e < num_nodes() && !termination_.finished(e)) continue; // still working: not what holds the run
     if (p.empty()) p = endpoint_name(e) + ": protocol busy";
     if (std::find(items.begin(), items.end(), p) == items.end()) items.push_back(p);
   }
   std::vector<std::string> paused;
   for (NodeId n = 0; n < num_nodes(); n++)
-    if (up_[n] && !finished_[n] && runtimes_[n] != nullptr && runtimes_[n]->app_paused())
+    if (up_[n] && !termination_.finished(n) && runtimes_[n] != nullptr && runtimes_[n]->app_paused())
       paused.push_back(endpoint_name(n));
   if (!paused.empty())
     items.push_back(paused.size() <= 4
@@ -75,15 +73,13 @@ std::string Run::pending_report() const {
 }
 
 void Run::end_stuck(const std::string& why) {
-  if (over_) return;
+  if (end_.over()) return;
   const double now = sg4::Engine::get_clock();
-  stuck_ = pending_report() + " (" + why + ")";
-  std::fprintf(stderr, "ckptsim: stuck at %g s: %s\n", now, stuck_.c_str());
+  const std::string stuck = pending_report() + " (" + why + ")";
+  std::fprintf(stderr, "ckptsim: stuck at %g s: %s\n", now, stuck.c_str());
   trace_.emit(0, now, "stuck", {{"pending", pending_report()}, {"why", why}});
   stats_.record("stuck", {{"date", now}, {"pending", pending_report()}, {"why", why}});
-  over_ = true;
-  end_ = now;
-  sg4::Actor::kill_all();
+  end_run(RunEnd::Reason::Stuck, stuck);
 }
 
 } // namespace ckptsim

@@ -1,0 +1,79 @@
+#include "sim/engine/termination.hpp"
+
+namespace ckptsim {
+
+namespace {
+// Sets flags[i] to @p value; true when it changed, @p count follows.
+bool set_counted_flag(std::vector<bool>& flags, int& count, int i, bool value) {
+  if (flags[i] == value) return false;
+  flags[i] = value;
+  count += value ? 1 : -1;
+  return true;
+}
+} // namespace
+
+void Termination::reset(int nodes, int endpoints) {
+  quiet_.assign(endpoints, false);
+  recovering_flags_.assign(endpoints, false);
+  finished_.assign(nodes, false);
+  computing_.assign(nodes, false);
+}
+
+bool Termination::set_finished(NodeId node, bool finished, double now) {
+  if (!set_counted_flag(finished_, finished_count_, node, finished)) return false;
+  if (all_finished()) {
+    all_finished_date_ = now;
+    if (first_all_finished_ < 0) first_all_finished_ = now;
+  }
+  return true;
+}
+
+void Termination::set_quiet(NodeId endpoint, bool quiet) { set_counted_flag(quiet_, quiet_count_, endpoint, quiet); }
+
+void Termination::set_computing(NodeId node, bool computing, double now) {
+  if (set_counted_flag(computing_, computing_count_, node, computing)) note_activity(now);
+}
+
+void Termination::set_recovering(NodeId endpoint, bool recovering) {
+  set_counted_flag(recovering_flags_, recovering_, endpoint, recovering);
+}
+
+bool Termination::may_end(const EnginePending& engine) const {
+  return quiet_count_ == static_cast<int>(quiet_.size()) && replicas_ == 0 && engine.wire_empty &&
+         engine.open_recoveries == 0 && engine.nodes_down == 0 && !engine.failures_deferred;
+}
+
+void Termination::update_held(bool engine_idle, double now) {
+  // Held open: every process finished, yet the run goes on with no recovery to finish and no
+  // failure waiting to strike (those are the failures' business, not a protocol holding it).
+  const bool held_now = all_finished() && engine_idle;
+  if (held_now && !held()) {
+    held_since_ = now;
+  } else if (!held_now && held()) {
+    held_open_ += now - held_since_;
+    held_since_ = -1;
+  }
+}
+
+void RunEnd::finish(Reason reason, double date, std::string why) {
+  reason_ = reason;
+  date_ = date;
+  why_ = std::move(why);
+}
+
+std::string RunEnd::status() const {
+  switch (reason_) {
+  case Reason::Unrecoverable:
+    return "unrecoverable failure: " + why_;
+  case Reason::Stuck:
+    return "stuck: " + why_;
+  case Reason::EndDate:
+    return "stopped at the end date";
+  case Reason::Running:
+  case Reason::Completed:
+    break;
+  }
+  return "completed";
+}
+
+} // namespace ckptsim

@@ -1,0 +1,111 @@
+/* The termination bookkeeping (sim/engine/termination.hpp) without SimGrid: when a run may end,
+ * when it is quiescent, how long it was held open with every process finished, and how an ended
+ * run names its status. */
+#include "sim/engine/termination.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace ckptsim;
+
+namespace {
+// Two computing nodes and one service, every one quiet, both applications finished at date 5.
+Termination quiet_run() {
+  Termination t;
+  t.reset(2, 3);
+  for (NodeId e = 0; e < 3; e++) t.set_quiet(e, true);
+  t.set_finished(0, true, 4.0);
+  t.set_finished(1, true, 5.0);
+  return t;
+}
+} // namespace
+
+TEST(Termination, ARunEndsWhenEveryEndpointIsQuietAndTheEngineHasNothingUnderWay) {
+  Termination t = quiet_run();
+  EXPECT_TRUE(t.may_end({}));
+  EXPECT_FALSE(t.may_end({.wire_empty = false}));
+  EXPECT_FALSE(t.may_end({.open_recoveries = 1}));
+  EXPECT_FALSE(t.may_end({.nodes_down = 1}));
+  EXPECT_FALSE(t.may_end({.failures_deferred = true}));
+  t.replica_started();
+  EXPECT_FALSE(t.may_end({}));
+  t.replica_finished();
+  t.set_quiet(2, false); // the service's agent is busy
+  EXPECT_FALSE(t.may_end({}));
+  t.set_quiet(2, false);
+  t.set_quiet(2, true);
+  EXPECT_TRUE(t.may_end({}));
+}
+
+TEST(Termination, QuiescenceCountsControlMessagesRecoveringAgentsAndCopiesInFlight) {
+  Termination t = quiet_run();
+  EXPECT_TRUE(t.quiescent(0));
+  EXPECT_FALSE(t.quiescent(1));
+  t.set_recovering(2, true);
+  t.set_recovering(2, true); // said twice, counted once
+  EXPECT_FALSE(t.quiescent(0));
+  t.set_recovering(2, false);
+  EXPECT_TRUE(t.quiescent(0));
+  t.replica_started();
+  EXPECT_FALSE(t.quiescent(0));
+}
+
+TEST(Termination, TheMakespanIsWhenEveryProcessWasLastFinished) {
+  Termination t = quiet_run();
+  EXPECT_EQ(t.finished_count(), 2);
+  EXPECT_DOUBLE_EQ(t.all_finished_date(), 5.0);
+  EXPECT_FALSE(t.set_finished(1, true, 6.0)); // no change
+  EXPECT_TRUE(t.set_finished(1, false, 7.0)); // rolled back
+  EXPECT_FALSE(t.all_finished());
+  EXPECT_TRUE(t.set_finished(1, true, 9.0));
+  EXPECT_DOUBLE_EQ(t.all_finished_date(), 9.0);
+  EXPECT_DOUBLE_EQ(t.first_all_finished(), 5.0);
+}
+
+TEST(Termination, HeldOpenTimeAddsUpTheStretchesWithEveryProcessFinishedAndTheEngineIdle) {
+  Termination t = quiet_run();
+  EXPECT_FALSE(t.held());
+  t.update_held(true, 5.0);
+  EXPECT_TRUE(t.held());
+  EXPECT_DOUBLE_EQ(t.held_open(8.0), 3.0);
+  t.update_held(false, 10.0); // a failure: a recovery opens
+  EXPECT_DOUBLE_EQ(t.held_open(50.0), 5.0);
+  t.set_finished(0, false, 12.0);
+  t.update_held(true, 20.0); // recovery over, but node 0 is not finished
+  EXPECT_FALSE(t.held());
+  t.set_finished(0, true, 30.0);
+  t.update_held(true, 30.0);
+  EXPECT_DOUBLE_EQ(t.held_open(31.5), 6.5);
+}
+
+TEST(Termination, ComputingIsProgressAndNotesTheActivity) {
+  Termination t;
+  t.reset(2, 2);
+  t.set_computing(1, true, 3.0);
+  EXPECT_TRUE(t.computing());
+  EXPECT_DOUBLE_EQ(t.last_activity(), 3.0);
+  t.set_computing(1, true, 4.0); // no change: no activity
+  EXPECT_DOUBLE_EQ(t.last_activity(), 3.0);
+  t.set_computing(1, false, 6.0);
+  EXPECT_FALSE(t.computing());
+  EXPECT_DOUBLE_EQ(t.last_activity(), 6.0);
+  t.note_activity(7.0);
+  EXPECT_DOUBLE_EQ(t.last_activity(), 7.0);
+}
+
+TEST(RunEnd, StatusAndCutFollowTheReason) {
+  RunEnd e;
+  EXPECT_FALSE(e.over());
+  e.finish(RunEnd::Reason::Completed, 12.0);
+  EXPECT_TRUE(e.over());
+  EXPECT_FALSE(e.cut());
+  EXPECT_EQ(e.status(), "completed");
+  EXPECT_DOUBLE_EQ(e.date(), 12.0);
+  e.finish(RunEnd::Reason::Stuck, 40.0, "c0-1: waits (held open)");
+  EXPECT_TRUE(e.cut());
+  EXPECT_EQ(e.status(), "stuck: c0-1: waits (held open)");
+  e.finish(RunEnd::Reason::Unrecoverable, 41.0, "no copy");
+  EXPECT_EQ(e.status(), "unrecoverable failure: no copy");
+  e.finish(RunEnd::Reason::EndDate, 50.0);
+  EXPECT_EQ(e.status(), "stopped at the end date");
+  EXPECT_TRUE(e.cut());
+}
