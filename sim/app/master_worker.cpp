@@ -1,6 +1,7 @@
 /* The "master-worker" application: see master_worker.hpp. */
 #include "sim/app/master_worker.hpp"
 
+#include "sim/app/kind.hpp"
 #include "sim/config/input_error.hpp"
 
 #include <fmt/format.h>
@@ -204,5 +205,21 @@ std::uint64_t MasterWorkerWorkload::expected_digest() const {
 double MasterWorkerWorkload::failure_free_work(NodeId process) const {
   return spec_.repetitions * rows(process) * spec_.row_cost;
 }
+
+namespace {
+const ApplicationKindRegistration master_worker_kind{
+    {"master-worker",
+     "LAM/MPI paper: C = A x B repeated, process 0 the master (bcast, scatter, compute, gather), collectives as "
+     "program-order points",
+     3,
+     {{"matrix_size", "n, at least one row per process; required"},
+      {"repetitions", "R; required"},
+      {"row_cost", "work of one row of C (seconds at 1 Gf); required"},
+      {"element_size", "bytes of one matrix element on the wire; default 8"}},
+     parse_master_worker,
+     [](const Application& app, const FederationLayout& layout) {
+       return std::make_unique<MasterWorkerWorkload>(app, layout);
+     }}};
+} // namespace
 
 } // namespace ckptsim

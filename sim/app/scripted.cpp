@@ -1,7 +1,6 @@
 #include "sim/app/scripted.hpp"
-#include "sim/app/master_worker.hpp"
-#include "sim/app/stencil.hpp"
-#include "sim/app/stochastic.hpp"
+
+#include "sim/app/kind.hpp"
 
 #include "sim/config/input_error.hpp"
 
@@ -78,16 +77,20 @@ double ScriptedWorkload::failure_free_work(NodeId process) const {
   return total;
 }
 
-std::unique_ptr<Workload> make_workload(const Application& app, const FederationLayout& layout) {
-  if (app.kind == "scripted") return std::make_unique<ScriptedWorkload>(app, layout);
-  if (app.kind == "stencil") return std::make_unique<StencilWorkload>(app, layout);
-  if (app.kind == "master-worker") return std::make_unique<MasterWorkerWorkload>(app, layout);
-  return std::make_unique<StochasticWorkload>(app, layout);
-}
-
-std::uint64_t message_digest(const AppMessage& m, std::uint64_t draw) {
-  std::uint64_t h = mix_seed(static_cast<std::uint64_t>(m.src), m.seq, static_cast<std::uint64_t>(m.dst));
-  return mix_seed(h, static_cast<std::uint64_t>(m.size), draw);
-}
+namespace {
+const ApplicationKindRegistration scripted_kind{
+    {"scripted",
+     "an explicit list of computations and sends per node, and scripted failures (the papers' worked examples)",
+     1,
+     {{"nodes", "node (host name or global index) -> array of actions: {\"compute\": d} or {\"send\": node, "
+                "\"size\": s (default 1KiB), \"label\": l}; required"},
+      {"failures", "[{\"date\": d, \"node\": n}, ...] in date order, replacing the topology's failure model; "
+                   "default none"},
+      {"expected", "free-form expected outcome, read by tests, ignored by the simulator"}},
+     parse_scripted,
+     [](const Application& app, const FederationLayout& layout) {
+       return std::make_unique<ScriptedWorkload>(app, layout);
+     }}};
+} // namespace
 
 } // namespace ckptsim

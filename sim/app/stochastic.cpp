@@ -1,5 +1,6 @@
 #include "sim/app/stochastic.hpp"
 
+#include "sim/app/kind.hpp"
 #include <algorithm>
 
 namespace ckptsim {
@@ -78,5 +79,23 @@ std::optional<double> StochasticWorkload::advance(AppState& base, NodeId self, s
   state.computed = true; // once this step's work is done, its sends follow
   return std::min(left, draw_compute(state, app_.clusters[layout_.cluster_of(self)].compute));
 }
+
+namespace {
+const ApplicationKindRegistration stochastic_kind{
+    {"stochastic",
+     "HC3I report section 5: each process computes for drawn times and, after each step, sends to each "
+     "cluster with a given probability; it never waits for a message",
+     0,
+     {{"total_time", "failure-free computation of every process; required"},
+      {"clusters", "one entry per cluster of the topology: {\"cluster\": name, \"compute\": a duration (mean of "
+                   "an exponential) or a distribution, \"send\": {cluster: probability} (default none), "
+                   "\"message_size\": s (default the file's)}; required"},
+      {"message_size", "size of every message; default 1KiB"},
+      {"node_matrix", "N x N node-to-node send probabilities, replacing every \"send\"; default none"}},
+     parse_stochastic,
+     [](const Application& app, const FederationLayout& layout) {
+       return std::make_unique<StochasticWorkload>(app, layout);
+     }}};
+} // namespace
 
 } // namespace ckptsim

@@ -1,5 +1,7 @@
 #include "sim/config/application.hpp"
 
+#include "sim/app/kind.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 #include <set>
@@ -29,6 +31,8 @@ Distribution parse_distribution(const json& j, const Where& at) {
   r.finish();
   return d;
 }
+
+} // namespace
 
 void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
   app.total_time = as_positive_quantity(r.required("total_time"), r.where("total_time"), units::Kind::Duration);
@@ -91,13 +95,16 @@ void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
   }
 }
 
+namespace {
 std::string node_ref(const json& j, const Where& at) {
   if (j.is_number_integer()) return std::to_string(as_integer(j, at, 0, 100'000'000));
   if (j.is_string() && !j.get<std::string>().empty()) return j.get<std::string>();
   at.fail("expected a node: a host name such as \"c0-3\" or a global node index");
 }
 
-void parse_scripted(ObjectReader& r, Application& app) {
+} // namespace
+
+void parse_scripted(ObjectReader& r, Application& app, const Topology& /*topology*/) {
   const json& nodes = r.required("nodes");
   Where nw = r.where("nodes");
   if (!nodes.is_object()) nw.fail("expected an object mapping node names to their list of actions");
@@ -147,9 +154,12 @@ void parse_scripted(ObjectReader& r, Application& app) {
   r.optional("expected"); // free-form expectations of the scenario, read by tests, not by the simulator
 }
 
+namespace {
 // The largest task graph a stencil may build (cells x iterations computations, plus about as many
 // communication tasks): beyond, the graph alone needs gigabytes.
 constexpr std::int64_t kMaxStencilComputations = 10'000'000;
+
+} // namespace
 
 void parse_stencil(ObjectReader& r, Application& app, const Topology& topo) {
   StencilSpec& st = app.stencil;
@@ -208,8 +218,6 @@ void parse_master_worker(ObjectReader& r, Application& app, const Topology& topo
                           mw.matrix_size, nodes));
 }
 
-} // namespace
-
 std::optional<std::pair<std::string, std::string>> stencil_partition_problem(const StencilSpec& st, int processes) {
   using Problem = std::pair<std::string, std::string>;
   const std::string who = fmt::format("{} processes (every node of the federation)", processes);
@@ -239,16 +247,10 @@ Application parse_application(const json& doc, const std::string& file, const To
   ObjectReader r(doc, Where(file));
   Application app;
   app.source = file;
-  app.kind = as_choice(r.required("kind"), r.where("kind"), {"stochastic", "scripted", "stencil", "master-worker"});
+  const ApplicationKindInfo& kind = ApplicationKindRegistry::instance().choose(r.required("kind"), r.where("kind"));
+  app.kind = kind.name;
   if (auto* v = r.optional("deterministic")) app.deterministic = as_bool(*v, r.where("deterministic"));
-  if (app.kind == "stochastic")
-    parse_stochastic(r, app, topology);
-  else if (app.kind == "stencil")
-    parse_stencil(r, app, topology);
-  else if (app.kind == "master-worker")
-    parse_master_worker(r, app, topology);
-  else
-    parse_scripted(r, app);
+  kind.parse(r, app, topology);
   r.finish();
   return app;
 }

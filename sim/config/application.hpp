@@ -86,7 +86,14 @@ struct Application {
   MasterWorkerSpec master_worker;               // master-worker
 };
 
-/** @brief Reads and validates an application document against the topology's cluster names. */
+/** @brief Reads and validates an application document against the topology's cluster names: the
+ *  kind's own fields are read by the kind's parser (sim/app/kind.hpp). */
 Application parse_application(const json& doc, const std::string& file, const Topology& topology);
+
+/** @brief The parsers of the kinds' own fields (ApplicationKindInfo::parse). */
+void parse_stochastic(ObjectReader& doc, Application& app, const Topology& topology);
+void parse_scripted(ObjectReader& doc, Application& app, const Topology& topology);
+void parse_stencil(ObjectReader& doc, Application& app, const Topology& topology);
+void parse_master_worker(ObjectReader& doc, Application& app, const Topology& topology);
 
 } // namespace ckptsim
