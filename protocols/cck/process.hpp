@@ -22,7 +22,7 @@
 #pragma once
 
 #include "protocols/cck/messages.hpp"
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <map>

@@ -1,7 +1,6 @@
-/* The "master-worker" application: see master_worker.hpp. */
-#include "sim/app/master_worker.hpp"
+/* The "master-worker" application: see workload.hpp. */
+#include "sim/app/master_worker/workload.hpp"
 
-#include "sim/app/kind.hpp"
 #include "sim/config/input_error.hpp"
 
 #include <fmt/format.h>
@@ -29,7 +28,7 @@ std::uint64_t fold(std::uint64_t acc, std::uint64_t v) { return mix_seed(acc, v,
 } // namespace
 
 MasterWorkerWorkload::MasterWorkerWorkload(const Application& app, const FederationLayout& layout)
-    : spec_(app.master_worker)
+    : spec_(app.spec_as<MasterWorkerSpec>())
     , processes_(layout.num_nodes()) {
   if (processes_ < 2)
     throw InputError(app.source, "/kind",
@@ -205,21 +204,5 @@ std::uint64_t MasterWorkerWorkload::expected_digest() const {
 double MasterWorkerWorkload::failure_free_work(NodeId process) const {
   return spec_.repetitions * rows(process) * spec_.row_cost;
 }
-
-namespace {
-const ApplicationKindRegistration master_worker_kind{
-    {"master-worker",
-     "LAM/MPI paper: C = A x B repeated, process 0 the master (bcast, scatter, compute, gather), collectives as "
-     "program-order points",
-     3,
-     {{"matrix_size", "n, at least one row per process; required"},
-      {"repetitions", "R; required"},
-      {"row_cost", "work of one row of C (seconds at 1 Gf); required"},
-      {"element_size", "bytes of one matrix element on the wire; default 8"}},
-     parse_master_worker,
-     [](const Application& app, const FederationLayout& layout) {
-       return std::make_unique<MasterWorkerWorkload>(app, layout);
-     }}};
-} // namespace
 
 } // namespace ckptsim

@@ -1,10 +1,9 @@
 /* The "stencil" application: a process runs its part of the Jacobi data-flow graph. See
- * stencil.hpp. The ready tasks are kept in two sets ordered by local-order position (sends,
+ * workload.hpp. The ready tasks are kept in two sets ordered by local-order position (sends,
  * computations) and a per-task count of the data each still waits for, so a step costs
  * O(log n) however long the process waits for messages. */
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 
-#include "sim/app/kind.hpp"
 #include "sim/config/input_error.hpp"
 
 #include <fmt/format.h>
@@ -22,7 +21,7 @@ using dataflow::TaskKind;
 constexpr std::uint64_t kChecksumMask = (std::uint64_t{1} << 48) - 1;
 
 dataflow::Jacobi build_jacobi(const Application& app, const FederationLayout& layout) {
-  const StencilSpec& st = app.stencil;
+  const StencilSpec& st = app.spec_as<StencilSpec>();
   const int n = layout.num_nodes();
   if (n <= 0) throw InputError(app.source, "", "the federation has no node to run the stencil on");
   if (auto problem = stencil_partition_problem(st, n))
@@ -53,7 +52,7 @@ const StencilState& as_stencil(const AppState& s) {
 } // namespace
 
 StencilWorkload::StencilWorkload(const Application& app, const FederationLayout& layout)
-    : spec_(app.stencil)
+    : spec_(app.spec_as<StencilSpec>())
     , jacobi_(build_jacobi(app, layout)) {
   const dataflow::TaskGraph& g = graph();
   const auto processes = static_cast<std::size_t>(g.processes());
@@ -327,25 +326,5 @@ std::uint64_t StencilWorkload::checksum(const AppState& base) const {
   for (DataId d : results_.at(static_cast<std::size_t>(s.process))) h = mix_seed(h, s.values.at(d));
   return h & kChecksumMask;
 }
-
-namespace {
-const ApplicationKindRegistration stencil_kind{
-    {"stencil",
-     "Jacobi 1D / 2D as a data-flow task graph known to the protocols, block-partitioned over every node",
-     2,
-     {{"dims", "1 or 2; required"},
-      {"width", "cells per row; required"},
-      {"height", "rows (dims 2 only); required with dims 2"},
-      {"iterations", "steps, each computing a new version of every cell; required"},
-      {"task_cost", "work of one cell-iteration (seconds at 1 Gf); required"},
-      {"cell_size", "bytes of one cell's value (a message, a datum in a checkpoint); default 4KiB"},
-      {"grid_columns", "dims 2: processes per row of the process grid; default the grid with the fewest cut edges"},
-      {"schedule", "in-order or reorder (local reordering); default in-order"},
-      {"task_descriptor_size", "bytes a checkpoint holds per task not executed yet; default 1KiB"}},
-     parse_stencil,
-     [](const Application& app, const FederationLayout& layout) {
-       return std::make_unique<StencilWorkload>(app, layout);
-     }}};
-} // namespace
 
 } // namespace ckptsim

@@ -1,6 +1,4 @@
-#include "sim/app/scripted.hpp"
-
-#include "sim/app/kind.hpp"
+#include "sim/app/scripted/workload.hpp"
 
 #include "sim/config/input_error.hpp"
 
@@ -23,7 +21,7 @@ class ScriptedState : public AppState {
 
 ScriptedWorkload::ScriptedWorkload(const Application& app, const FederationLayout& layout)
     : scripts_(static_cast<std::size_t>(layout.num_nodes())) {
-  for (const auto& node : app.script) {
+  for (const auto& node : app.spec_as<ScriptedSpec>().nodes) {
     NodeId id = layout.resolve(node.node);
     if (id < 0)
       fail_at(node.where,
@@ -76,21 +74,5 @@ double ScriptedWorkload::failure_free_work(NodeId process) const {
     if (a.compute) total += a.work;
   return total;
 }
-
-namespace {
-const ApplicationKindRegistration scripted_kind{
-    {"scripted",
-     "an explicit list of computations and sends per node, and scripted failures (the papers' worked examples)",
-     1,
-     {{"nodes", "node (host name or global index) -> array of actions: {\"compute\": d} or {\"send\": node, "
-                "\"size\": s (default 1KiB), \"label\": l}; required"},
-      {"failures", "[{\"date\": d, \"node\": n}, ...] in date order, replacing the topology's failure model; "
-                   "default none"},
-      {"expected", "free-form expected outcome, read by tests, ignored by the simulator"}},
-     parse_scripted,
-     [](const Application& app, const FederationLayout& layout) {
-       return std::make_unique<ScriptedWorkload>(app, layout);
-     }}};
-} // namespace
 
 } // namespace ckptsim
