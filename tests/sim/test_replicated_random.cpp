@@ -8,7 +8,7 @@
  * waves, the burst's victims per cluster), and a run ends as unrecoverable exactly when that
  * RLFFN finds no wave. */
 #include "sim/net/ids.hpp"
-#include "sim/storage/replicated.hpp"
+#include "sim/storage/replicated/scheme.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
