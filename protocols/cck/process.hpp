@@ -23,7 +23,7 @@
 
 #include "protocols/cck/messages.hpp"
 #include "protocols/common/restart_delay.hpp"
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <map>

@@ -27,7 +27,7 @@
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/taskgraph/messages.hpp"
 #include "protocols/taskgraph/sent_log.hpp"
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <map>

@@ -8,7 +8,7 @@
  * (the paper's assumption; later ones are deferred). */
 #include "protocols/taskgraph/process.hpp"
 #include "sim/config/input_error.hpp"
-#include "sim/storage/placement.hpp"
+#include "sim/storage/buddy/buddy.hpp"
 
 #include <fmt/format.h>
 
@@ -41,7 +41,7 @@ class Module : public ProtocolModule {
   /** The next node of its cluster (the `buddy` holder), or of the federation for a one-node
    *  cluster: the node that knows the number of its newest stored checkpoint. */
   NodeId backup_of(NodeId node) const {
-    auto buddy = remote_holders("buddy", node, 0, layout_, 0, replicated::Scheme{});
+    auto buddy = buddy_holders(node, layout_);
     if (!buddy.empty()) return buddy.front();
     return (node + 1) % layout_.num_nodes();
   }

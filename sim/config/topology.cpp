@@ -1,5 +1,7 @@
 #include "sim/config/topology.hpp"
 
+#include "sim/storage/model.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -7,8 +9,6 @@
 #include <sstream>
 
 namespace ckptsim {
-
-namespace {
 
 LinkSpec parse_link(const json& j, const Where& at) {
   ObjectReader r(j, at);
@@ -18,6 +18,8 @@ LinkSpec parse_link(const json& j, const Where& at) {
   r.finish();
   return link;
 }
+
+namespace {
 
 ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml) {
   ObjectReader r(j, at);
@@ -40,7 +42,7 @@ ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml)
   }
   if (auto* v = r.optional("checkpoint_size"))
     c.checkpoint_size = as_nonnegative_quantity(*v, r.where("checkpoint_size"), units::Kind::Size);
-  if (auto* v = r.optional("storage")) c.storage = as_choice(*v, r.where("storage"), storage_models());
+  if (auto* v = r.optional("storage")) c.storage = StorageModelRegistry::instance().choose(*v, r.where("storage")).name;
   r.finish();
   return c;
 }
@@ -103,41 +105,30 @@ FailureSpec parse_failures(const json& j, const Where& at, const std::string& ba
   return f;
 }
 
+// Every model reads its own fields: each field of the object is known whichever model is used.
 StorageSpec parse_storage(const json& j, const Where& at) {
   ObjectReader r(j, at);
   StorageSpec s;
-  if (auto* v = r.optional("model")) s.model = as_choice(*v, r.where("model"), storage_models());
-  if (auto* v = r.optional("servers")) s.servers = static_cast<int>(as_integer(*v, r.where("servers"), 1, 100'000));
-  if (auto* v = r.optional("server_link")) s.server_link = parse_link(*v, r.where("server_link"));
-  if (auto* v = r.optional("copies")) s.copies = static_cast<int>(as_integer(*v, r.where("copies"), 1, 1'000'000));
-  if (auto* v = r.optional("depth")) s.depth = static_cast<int>(as_integer(*v, r.where("depth"), 1, 64));
+  if (auto* v = r.optional("model")) s.model = StorageModelRegistry::instance().choose(*v, r.where("model")).name;
+  for (const StorageModelInfo& model : StorageModelRegistry::instance().all())
+    if (model.read) model.read(r, s);
   r.finish();
   return s;
 }
 
-// "replicated" has no default DF and SD (they set how many failures a run survives): both are
-// required where the model is used, and meaningless elsewhere. The check that every receiver is
-// another node needs the cluster sizes, which a platform XML gives later (Run::prepare).
-void check_replicated(const Topology& t, const json& doc, const Where& at) {
-  bool used = t.storage.model == "replicated";
-  for (const auto& c : t.clusters) used = used || c.storage == "replicated";
-  const json* storage = doc.contains("storage") ? &doc["storage"] : nullptr;
-  for (const char* key : {"copies", "depth"}) {
-    const bool given = storage && storage->is_object() && storage->contains(key);
-    if (used && !given)
-      (at / "storage" / key)
-          .fail(fmt::format("missing required field \"{}\" ({}) for the \"replicated\" storage model", key,
-                            std::string(key) == "copies" ? "DF, remote copies of each save" : "SD, saves kept"));
-    if (!used && given) (at / "storage" / key).fail("only meaningful with the \"replicated\" storage model");
+// Each model checks its fields against whether the topology uses it (e.g. a field required where
+// the model is used, meaningless elsewhere). Checks that need the cluster sizes, which a
+// platform XML gives later, come in Run::prepare (StorageModelInfo::check_cluster).
+void check_storage(const Topology& t, const Where& at) {
+  for (const StorageModelInfo& model : StorageModelRegistry::instance().all()) {
+    if (!model.check) continue;
+    bool used = t.storage.model == model.name;
+    for (const auto& c : t.clusters) used = used || c.storage == model.name;
+    model.check(t.storage, used, at);
   }
 }
 
 } // namespace
-
-const std::vector<std::string>& storage_models() {
-  static const std::vector<std::string> models{"servers", "buddy", "replicated"};
-  return models;
-}
 
 int Topology::cluster_index(const std::string& name) const {
   for (std::size_t i = 0; i < clusters.size(); i++)
@@ -200,7 +191,7 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
                 "to shrink onto");
   }
   r.finish();
-  check_replicated(t, doc, at);
+  check_storage(t, at);
   return t;
 }
 

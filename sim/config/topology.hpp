@@ -4,7 +4,9 @@
 
 #include "sim/config/json_reader.hpp"
 
+#include <any>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -56,17 +58,16 @@ struct FailureSpec {
   HeartbeatSpec heartbeat;
 };
 
-/** @brief Stable storage (SPEC 1): the model, and the checkpoint servers of the "servers" model. */
+/** @brief Stable storage (SPEC 1): the topology's "storage" object. Its fields belong to the
+ *  storage models (sim/storage/model.hpp), each reading its own. */
 struct StorageSpec {
-  std::string model;                 // "" = the protocol's default
-  int servers = 1;                   // "servers": how many server hosts
-  LinkSpec server_link{10e-6, 80e6}; // "servers": each server's own link
-  int copies = 0;                    // "replicated": DF, copies besides the local one (0: not given)
-  int depth = 0;                     // "replicated": SD, saves kept per node (0: not given)
+  std::string model; // "" = the protocol's default
+  // The checkpoint servers the platform builds (the "servers" model's fields).
+  int servers = 1;                   // how many server hosts
+  LinkSpec server_link{10e-6, 80e6}; // each server's own link
+  // The other models' fields, by model name, as the model read them.
+  std::map<std::string, std::any> settings;
 };
-
-/** @brief The stable storage models the engine implements. */
-const std::vector<std::string>& storage_models();
 
 struct Topology {
   std::string source = "<embedded>"; // file name, for messages and results
@@ -83,6 +84,9 @@ struct Topology {
 
 /** @brief Reads and validates a topology document. @p base_dir resolves relative file names. */
 Topology parse_topology(const json& doc, const std::string& file, const std::string& base_dir);
+
+/** @brief Reads a link {"latency": d, "bandwidth": b}. */
+LinkSpec parse_link(const json& j, const Where& at);
 
 /** @brief Reads a failure trace: one "date node" per line, '#' starts a comment. */
 std::vector<FailureEvent> load_failure_trace(const std::string& path);

@@ -93,12 +93,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                                  "\"protocol\", which defers)",
                                  info.name));
 
-  for (NodeId n = 0; n < num_nodes(); n++)
-    if (storage_model(n) == "servers" && platform_.servers.empty())
-      throw InputError(topology_.source, "/storage",
-                       "the \"servers\" storage model needs checkpoint servers: a zone named \"storage\" in the "
-                       "platform XML");
-  check_replicated_placement();
+  check_storage();
 
   const int endpoints = num_endpoints();
   stats_.set_clusters(platform_.layout.num_clusters());
@@ -247,16 +242,12 @@ bool Run::overlapping_allowed() const {
   return protocol_->tolerates_overlapping_failures();
 }
 
-std::string Run::storage_model(NodeId node) const {
-  const std::string& own = topology_.clusters[platform_.layout.cluster_of(node)].storage;
-  if (!own.empty()) return own;
-  return topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model;
+const StorageModelInfo& Run::storage_model(NodeId node) const {
+  return storage_model_of(topology_, platform_.layout.cluster_of(node), protocol_->default_storage());
 }
 
 std::vector<Holder> Run::remote_holders(NodeId node, std::uint64_t number) const {
-  const replicated::Scheme scheme{topology_.storage.copies, topology_.storage.depth};
-  return ckptsim::remote_holders(storage_model(node), node, number, platform_.layout,
-                                 static_cast<int>(platform_.servers.size()), scheme);
+  return storage_model(node).holders(node, number, storage_context());
 }
 
 sg4::Host* Run::holder_host(Holder h) const { return is_server(h) ? platform_.servers[server_index(h)] : host_of(h); }

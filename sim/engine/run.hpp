@@ -16,6 +16,7 @@
 #include "sim/platform/platform.hpp"
 #include "sim/protocol/protocol.hpp"
 #include "sim/storage/checkpoint_store.hpp"
+#include "sim/storage/model.hpp"
 
 #include <deque>
 #include <map>
@@ -113,7 +114,7 @@ class Run {
   bool holder_up(Holder h) const { return is_server(h) || up_[h]; }
   /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
   void unrecoverable(NodeId node, std::uint64_t number);
-  std::string storage_model(NodeId node) const;
+  const StorageModelInfo& storage_model(NodeId node) const;
   /** @brief NodeContext::recovery_line, asked by endpoint @p asker. */
   std::optional<std::uint64_t> recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers);
 
@@ -162,8 +163,12 @@ class Run {
   RunResult collect(double wall_seconds);
   bool overlapping_allowed() const;
   void end_unrecoverable(const std::string& why, nlohmann::ordered_json fields);
-  void check_replicated_placement() const;
-  nlohmann::ordered_json replicated_results() const;
+  // run_storage.cpp
+  StorageContext storage_context() const;
+  /** @brief Checks each cluster's storage model on the platform (InputError). */
+  void check_storage() const;
+  /** @brief Adds what the storage models in use say to the results. */
+  void add_storage_results(nlohmann::ordered_json& results) const;
   // placement.cpp
   bool shrinking() const { return topology_.failures.restart == RestartPlacement::Shrink; }
   void init_placement();

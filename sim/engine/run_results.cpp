@@ -37,7 +37,7 @@ RunResult Run::collect(double wall_seconds) {
   res["storage_held_max_bytes"] = stats_.get("storage.held_bytes_max");
   res["storage_held_end_bytes"] = store_.held_bytes();
   res["storage_held_max_copy_bytes"] = store_.held_copy_bytes_max(); // every copy counted
-  if (auto rep = replicated_results(); !rep.is_null()) res["replicated_storage"] = rep;
+  add_storage_results(res);
   res["recovery_time"] = stats_.get("recovery_time");
   // Mean over the recoveries that ended (null when none did).
   res["rolled_back_per_failure"] =

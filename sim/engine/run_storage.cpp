@@ -1,6 +1,6 @@
-/* The engine's side of the replicated storage model (Bondarenko-Iakobovski): the check that the
- * receiver formula gives DF distinct other nodes in every cluster using it, the recovery line a
- * global restart asks for (RLFFN over the store), and what the results say about the model. */
+/* The engine's side of stable storage: what the storage models (sim/storage/model.hpp) see of the
+ * run, their checks once the platform exists, what they add to the results, and the recovery line
+ * a global restart asks for (the newest line every node can still load, over the store). */
 #include "sim/engine/run.hpp"
 #include "sim/storage/recovery_line.hpp"
 
@@ -8,15 +8,38 @@
 
 namespace ckptsim {
 
-void Run::check_replicated_placement() const {
-  const replicated::Scheme scheme{topology_.storage.copies, topology_.storage.depth};
+StorageContext Run::storage_context() const {
+  return {topology_, platform_.layout, static_cast<int>(platform_.servers.size())};
+}
+
+void Run::check_storage() const {
+  for (NodeId n = 0; n < num_nodes(); n++) {
+    const StorageModelInfo& model = storage_model(n);
+    if (model.needs_servers && platform_.servers.empty())
+      throw InputError(topology_.source, "/storage",
+                       fmt::format("the \"{}\" storage model needs checkpoint servers: a zone named \"storage\" in "
+                                   "the platform XML",
+                                   model.name));
+  }
+  const StorageContext context = storage_context();
   for (ClusterId c = 0; c < platform_.layout.num_clusters(); c++) {
     const ClusterLayout& cl = platform_.layout.cluster(c);
-    if (cl.size == 0 || storage_model(cl.first) != "replicated") continue;
-    if (auto problem = replicated::placement_problem(scheme, cl.size))
-      throw InputError(
-          topology_.source, "/storage/copies",
-          fmt::format("cluster {}: {}; choose fewer copies, a smaller depth or more nodes", cl.name, *problem));
+    if (cl.size == 0) continue;
+    const StorageModelInfo& model = storage_model(cl.first);
+    if (model.check_cluster) model.check_cluster(c, context);
+  }
+}
+
+void Run::add_storage_results(nlohmann::ordered_json& results) const {
+  const StorageContext context = storage_context();
+  for (const StorageModelInfo& model : StorageModelRegistry::instance().all()) {
+    if (!model.results) continue;
+    std::vector<ClusterId> clusters;
+    for (ClusterId c = 0; c < platform_.layout.num_clusters(); c++) {
+      const ClusterLayout& cl = platform_.layout.cluster(c);
+      if (cl.size > 0 && &storage_model(cl.first) == &model) clusters.push_back(c);
+    }
+    if (!clusters.empty()) results[model.results_key] = model.results(clusters, context);
   }
 }
 
@@ -52,25 +75,6 @@ std::optional<std::uint64_t> Run::recovery_line(NodeId asker, const std::vector<
                                   fmt::join(searched, ", "), fmt::join(failed, ", ")),
                       {{"searched", searched}, {"failed", failed}, {"skipped", skipped}});
   return s.line;
-}
-
-nlohmann::ordered_json Run::replicated_results() const {
-  const replicated::Scheme scheme{topology_.storage.copies, topology_.storage.depth};
-  nlohmann::ordered_json clusters = nlohmann::ordered_json::array();
-  for (ClusterId c = 0; c < platform_.layout.num_clusters(); c++) {
-    const ClusterLayout& cl = platform_.layout.cluster(c);
-    if (cl.size == 0 || storage_model(cl.first) != "replicated") continue;
-    clusters.push_back(
-        {{"cluster", cl.name}, {"nodes", cl.size}, {"mnf_guaranteed", replicated::guarantee_holds(scheme, cl.size)}});
-  }
-  if (clusters.empty()) return nullptr;
-  // The paper's condition N >= DF^SD + SD, per cluster, as the paper states it (docs/MODEL.md:
-  // it fails at its boundary for some DF and SD >= 3, e.g. DF 2 SD 3 N 11).
-  return {{"copies", scheme.copies},
-          {"depth", scheme.depth},
-          {"mnf", replicated::mnf(scheme)},
-          {"guarantee_nodes", replicated::guarantee_nodes(scheme)},
-          {"clusters", clusters}};
 }
 
 } // namespace ckptsim

@@ -1,7 +1,7 @@
 /* The recovery line of a global restart over what the stored checkpoints really are (RLFFN of
  * the replicated storage model, valid under any model): the newest of a list of checkpoint
  * numbers that every node can still load, each from a copy on a live holder. The paper computes
- * it from the receiver formula and the failure set (sim/storage/replicated.hpp); the engine asks
+ * it from the receiver formula and the failure set (sim/storage/replicated/scheme.hpp); the engine asks
  * the store, which also knows the copies lost to earlier failures and not re-created yet. */
 #pragma once
 

@@ -12,8 +12,8 @@
  * Prints, per variant, the median engine and process wall times, process CPU time, simulated
  * messages and messages per wall second, and the ratios ckptsim / bare. */
 #include "sim/app/rng.hpp"
+#include "sim/app/stochastic/spec.hpp"
 #include "sim/cli/scenario.hpp"
-#include "sim/config/application.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/platform/platform.hpp"
 
@@ -46,7 +46,7 @@ double wall_now() {
 enum class Compute { Sleep, Exec, Loop, LoopReap };
 
 struct Shared {
-  const ckptsim::Application* app = nullptr;
+  const ckptsim::StochasticSpec* app = nullptr;
   const ckptsim::FederationLayout* layout = nullptr;
   std::vector<sg4::Mailbox*> mailboxes;
   Compute mode = Compute::Sleep;
@@ -188,11 +188,11 @@ int run_bare(Compute mode, const ckptsim::ScenarioFiles& files, std::uint64_t se
   ckptsim::configure_network_model(engine, "CM02");
   ckptsim::Platform platform = ckptsim::create_platform(engine, topo);
   ckptsim::Application app = ckptsim::parse_application(cfg.application_doc, cfg.application_file, topo);
-  if (app.kind != "stochastic" || !app.node_matrix.empty())
+  if (app.kind != "stochastic" || !app.spec_as<ckptsim::StochasticSpec>().node_matrix.empty())
     throw std::runtime_error("the bare program only runs stochastic applications without a node matrix");
 
   Shared s;
-  s.app = &app;
+  s.app = &app.spec_as<ckptsim::StochasticSpec>();
   s.layout = &platform.layout;
   s.mode = mode;
   s.seed = seed;

@@ -4,7 +4,7 @@
  * nodes fail at the same date after wave 3 committed; the trace shows which wave every node
  * restores and from which holder the failed ones load it. Also: the input errors of the model,
  * and the placement used by the other protocols. */
-#include "sim/storage/replicated.hpp"
+#include "sim/storage/replicated/scheme.hpp"
 #include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 

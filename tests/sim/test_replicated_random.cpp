@@ -4,11 +4,11 @@
  * federation (a third of them shaped to destroy every copy of one parity of waves for a node);
  * a quarter of the second bursts are instead MNF + 1 = 4 failures in one cluster that destroy
  * both parities. Every run ends with 0 oracle violations, every recovery restores exactly the
- * wave that the paper's RLFFN (sim/storage/replicated.hpp) computes from the trace (the kept
+ * wave that the paper's RLFFN (sim/storage/replicated/scheme.hpp) computes from the trace (the kept
  * waves, the burst's victims per cluster), and a run ends as unrecoverable exactly when that
  * RLFFN finds no wave. */
 #include "sim/net/ids.hpp"
-#include "sim/storage/replicated.hpp"
+#include "sim/storage/replicated/scheme.hpp"
 #include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 

@@ -2,7 +2,7 @@
  * stencil application, filled in as the loaders would. */
 #pragma once
 
-#include "sim/config/application.hpp"
+#include "sim/app/stencil/spec.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/platform/layout.hpp"
 
@@ -25,12 +25,8 @@ inline Application stencil_app(int dims, int width, int height, int iterations, 
   Application app;
   app.source = "app.json";
   app.kind = "stencil";
-  app.stencil.dims = dims;
-  app.stencil.width = width;
-  app.stencil.height = height;
-  app.stencil.iterations = iterations;
-  app.stencil.task_cost = 0.25;
-  app.stencil.reorder = reorder;
+  app.spec = StencilSpec{
+      .dims = dims, .width = width, .height = height, .iterations = iterations, .task_cost = 0.25, .reorder = reorder};
   return app;
 }
 

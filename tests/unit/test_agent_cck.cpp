@@ -8,7 +8,7 @@
  * neighbour, receives the neighbours' and computes its 2 cells. V_i before any progress: {1},
  * {0, 2}, {1}. The coordinator is endpoint 3; waves every 100 s. */
 #include "protocols/cck/dataflow.hpp"
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 #include "tests/support/app_inputs.hpp"
 #include "tests/support/fake_node.hpp"
 

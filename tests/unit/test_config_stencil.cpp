@@ -2,7 +2,7 @@
  * InputError naming the file, the JSON path and the problem, including a domain too small for the
  * federation's processes, found by the loader when the topology counts its nodes and by the
  * workload otherwise (a platform XML). */
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 #include "sim/config/application.hpp"
 
 #include <gtest/gtest.h>
@@ -55,7 +55,7 @@ json without(json doc, const std::string& key) {
 TEST(ConfigStencil, Valid2dFileWithItsDefaults) {
   const Application app = parse_application(stencil_2d(), "app.json", stencil_topology());
   EXPECT_EQ(app.kind, "stencil");
-  const StencilSpec& s = app.stencil;
+  const auto& s = app.spec_as<StencilSpec>();
   EXPECT_EQ(s.dims, 2);
   EXPECT_EQ(s.width, 12);
   EXPECT_EQ(s.height, 8);
@@ -79,7 +79,7 @@ TEST(ConfigStencil, Valid1dFileWithEveryField) {
         "task_cost": 2, "cell_size": "1KiB", "schedule": "reorder", "task_descriptor_size": 0,
         "deterministic": false, "comment": "x"})"),
                                             "app.json", stencil_topology());
-  const StencilSpec& s = app.stencil;
+  const auto& s = app.spec_as<StencilSpec>();
   EXPECT_EQ(s.dims, 1);
   EXPECT_EQ(s.width, 60);
   EXPECT_EQ(s.height, 1);
@@ -88,7 +88,7 @@ TEST(ConfigStencil, Valid1dFileWithEveryField) {
   EXPECT_DOUBLE_EQ(s.task_descriptor_bytes, 0);
   EXPECT_FALSE(app.deterministic);
   const Application columns = parse_application(with(stencil_2d(), "grid_columns", 2), "app.json", stencil_topology());
-  EXPECT_EQ(columns.stencil.grid_columns, 2);
+  EXPECT_EQ(columns.spec_as<StencilSpec>().grid_columns, 2);
   auto w = make_workload(columns, FederationLayout(stencil_topology()));
   EXPECT_EQ(static_cast<StencilWorkload&>(*w).jacobi().grid_rows(), 3);
 }

@@ -2,6 +2,8 @@
  * and failure-trace files, each checking the exact file, JSON path and message the user reads
  * ("file: /json/path: problem"); then the --set PATH=VALUE overrides applied to the documents
  * before they are parsed (apply_override, load_scenario). */
+#include "sim/app/scripted/spec.hpp"
+#include "sim/app/stochastic/spec.hpp"
 #include "sim/cli/scenario.hpp"
 #include "sim/config/application.hpp"
 #include "sim/config/timers.hpp"
@@ -122,11 +124,11 @@ TEST(ConfigDocumentationKeys, AreNeverReadAsClusterNodeOrTimerNames) {
   // Objects keyed by names (send, nodes, timer sets) accept the same documentation keys as others.
   json a = stochastic_app();
   a["clusters"][0]["send"]["comment"] = "per destination cluster";
-  EXPECT_EQ(parse_application(a, "app.json", two_clusters_topology()).clusters[0].send_probability,
+  EXPECT_EQ(parse_application(a, "app.json", two_clusters_topology()).spec_as<StochasticSpec>().clusters[0].send_probability,
             (std::vector<double>{0.5, 0.1}));
   json s = scripted_app();
   s["nodes"]["comment"] = "node -> actions";
-  EXPECT_EQ(parse_application(s, "app.json", two_clusters_topology()).script.size(), 2u);
+  EXPECT_EQ(parse_application(s, "app.json", two_clusters_topology()).spec_as<ScriptedSpec>().nodes.size(), 2u);
   json doc = json::parse(R"({"default": {"//": "x", "checkpoint_period": "1h"},
                              "clusters": {"comment": "x", "$schema": "x", "c0": {"comment": "x", "gc_period": "2h"}},
                              "processes": {"//": "x"}})");
@@ -321,14 +323,15 @@ TEST(ConfigTrace, BadLines) {
 
 TEST(ConfigApplication, ValidStochasticFile) {
   Application app = parse_application(stochastic_app(), "app.json", two_clusters_topology());
-  EXPECT_DOUBLE_EQ(app.total_time, 3600);
-  ASSERT_EQ(app.clusters.size(), 2u);
-  EXPECT_EQ(app.clusters[0].compute.kind, Distribution::Kind::Exponential);
-  EXPECT_DOUBLE_EQ(app.clusters[0].compute.mean, 100);
-  EXPECT_EQ(app.clusters[1].compute.kind, Distribution::Kind::Constant);
-  EXPECT_EQ(app.clusters[0].send_probability, (std::vector<double>{0.5, 0.1}));
-  EXPECT_EQ(app.clusters[1].send_probability, (std::vector<double>{0, 0})); // absent "send": never sends
-  EXPECT_DOUBLE_EQ(app.clusters[1].message_size, 1024);
+  const auto& st = app.spec_as<StochasticSpec>();
+  EXPECT_DOUBLE_EQ(st.total_time, 3600);
+  ASSERT_EQ(st.clusters.size(), 2u);
+  EXPECT_EQ(st.clusters[0].compute.kind, Distribution::Kind::Exponential);
+  EXPECT_DOUBLE_EQ(st.clusters[0].compute.mean, 100);
+  EXPECT_EQ(st.clusters[1].compute.kind, Distribution::Kind::Constant);
+  EXPECT_EQ(st.clusters[0].send_probability, (std::vector<double>{0.5, 0.1}));
+  EXPECT_EQ(st.clusters[1].send_probability, (std::vector<double>{0, 0})); // absent "send": never sends
+  EXPECT_DOUBLE_EQ(st.clusters[1].message_size, 1024);
   EXPECT_TRUE(app.deterministic);
 }
 
@@ -403,13 +406,14 @@ TEST(ConfigApplication, NodeMatrixOfTheWrongShape) {
 
 TEST(ConfigScripted, ValidScript) {
   Application app = parse_application(scripted_app(), "app.json", two_clusters_topology());
-  ASSERT_EQ(app.script.size(), 2u);
-  EXPECT_EQ(app.script[0].node, "c0-0");
-  ASSERT_EQ(app.script[0].actions.size(), 2u);
-  EXPECT_EQ(app.script[0].actions[1].kind, ScriptedAction::Kind::Send);
-  EXPECT_EQ(app.script[0].actions[1].to, "c1-0");
-  EXPECT_DOUBLE_EQ(app.script[0].actions[1].size, 1024);
-  EXPECT_EQ(app.script[0].actions[1].where, "app.json: /nodes/c0-0/1");
+  const auto& script = app.spec_as<ScriptedSpec>().nodes;
+  ASSERT_EQ(script.size(), 2u);
+  EXPECT_EQ(script[0].node, "c0-0");
+  ASSERT_EQ(script[0].actions.size(), 2u);
+  EXPECT_EQ(script[0].actions[1].kind, ScriptedAction::Kind::Send);
+  EXPECT_EQ(script[0].actions[1].to, "c1-0");
+  EXPECT_DOUBLE_EQ(script[0].actions[1].size, 1024);
+  EXPECT_EQ(script[0].actions[1].where, "app.json: /nodes/c0-0/1");
   ASSERT_EQ(app.scripted_failures.size(), 2u);
   EXPECT_EQ(app.scripted_failures[1].node, "5"); // a global node index
 }

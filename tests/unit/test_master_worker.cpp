@@ -4,7 +4,7 @@
  * collectives bcast / scatter / gather numbered 3r+1..3r+3, and ends with the digest computed
  * independently by expected_digest(); a process restored from a copy of its state re-computes the
  * same digest. Input errors name the field. */
-#include "sim/app/master_worker.hpp"
+#include "sim/app/master_worker/workload.hpp"
 #include "tests/support/app_inputs.hpp"
 
 #include "sim/config/input_error.hpp"
@@ -23,9 +23,7 @@ Application mw_app(int n, int reps, double row_cost = 0.5) {
   Application app;
   app.source = "app.json";
   app.kind = "master-worker";
-  app.master_worker.matrix_size = n;
-  app.master_worker.repetitions = reps;
-  app.master_worker.row_cost = row_cost;
+  app.spec = MasterWorkerSpec{.matrix_size = n, .repetitions = reps, .row_cost = row_cost};
   return app;
 }
 

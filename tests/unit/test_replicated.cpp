@@ -4,7 +4,7 @@
  * common save for all nodes when N >= DF^SD + SD, a set of MNF + 1 that leaves none is found by
  * search, and the boundary cases where the claim does not hold (DF 2, SD 3, N 11 and others with
  * SD >= 3). */
-#include "sim/storage/replicated.hpp"
+#include "sim/storage/replicated/scheme.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
  * Jacobi values that the test recomputes on its own from the recurrence over the cell grid, with
  * one message per communication of the graph; memory must hold exactly the live data; a CCK partial
  * restart (reset_tasks) followed by a re-execution must reach the same values and work. */
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 #include "tests/support/app_inputs.hpp"
 
 #include <gtest/gtest.h>
@@ -241,8 +241,8 @@ TEST(Stencil, InitialStateBytesByHand) {
   EXPECT_DOUBLE_EQ(big.state_bytes(*big.initial_state(0, 1)), 64 * 4096 + (640 + 160 + 160) * 1024);
 
   Application app = stencil_app(1, 8, 1, 3);
-  app.stencil.cell_bytes = 100;
-  app.stencil.task_descriptor_bytes = 0;
+  app.spec_as<StencilSpec>().cell_bytes = 100;
+  app.spec_as<StencilSpec>().task_descriptor_bytes = 0;
   const StencilWorkload bare(app, layout_of(4));
   EXPECT_DOUBLE_EQ(bare.state_bytes(*bare.initial_state(1, 1)), 200);
 }

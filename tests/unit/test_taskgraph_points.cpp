@@ -11,7 +11,7 @@
  *   - the sent log: garbage collection by checkpoint number, what a replay re-sends. */
 #include "protocols/taskgraph/points.hpp"
 #include "protocols/taskgraph/sent_log.hpp"
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 #include "tests/support/app_inputs.hpp"
 
 #include <gtest/gtest.h>

@@ -2,6 +2,7 @@
 
 #include "sim/config/topology.hpp"
 #include "sim/protocol/protocol.hpp"
+#include "sim/storage/model.hpp"
 
 #include <fmt/format.h>
 
@@ -183,7 +184,7 @@ SweepSpec parse_sweep(const json& doc, const std::string& file) {
   if (auto* v = r.optional("storage")) {
     s.storage = string_list(*v, r.where("storage"));
     for (std::size_t i = 0; i < s.storage.size(); i++)
-      as_choice(s.storage[i], r.where("storage") / i, storage_models());
+      StorageModelRegistry::instance().choose(s.storage[i], r.where("storage") / i);
   }
   const json* seeds = r.optional("seeds");
   const json* replicates = r.optional("replicates");

@@ -3,6 +3,7 @@
  * script are injected by the failure trace. Nodes without a script have nothing to do. */
 #pragma once
 
+#include "sim/app/scripted/spec.hpp"
 #include "sim/app/workload.hpp"
 
 namespace ckptsim {

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "sim/app/dataflow/graph.hpp"
+#include "sim/app/stencil/spec.hpp"
 #include "sim/app/workload.hpp"
 
 #include <set>

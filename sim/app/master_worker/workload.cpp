@@ -1,5 +1,5 @@
-/* The "master-worker" application: see master_worker.hpp. */
-#include "sim/app/master_worker.hpp"
+/* The "master-worker" application: see workload.hpp. */
+#include "sim/app/master_worker/workload.hpp"
 
 #include "sim/config/input_error.hpp"
 
@@ -28,7 +28,7 @@ std::uint64_t fold(std::uint64_t acc, std::uint64_t v) { return mix_seed(acc, v,
 } // namespace
 
 MasterWorkerWorkload::MasterWorkerWorkload(const Application& app, const FederationLayout& layout)
-    : spec_(app.master_worker)
+    : spec_(app.spec_as<MasterWorkerSpec>())
     , processes_(layout.num_nodes()) {
   if (processes_ < 2)
     throw InputError(app.source, "/kind",

@@ -1,8 +1,8 @@
 /* The "stencil" application: a process runs its part of the Jacobi data-flow graph. See
- * stencil.hpp. The ready tasks are kept in two sets ordered by local-order position (sends,
+ * workload.hpp. The ready tasks are kept in two sets ordered by local-order position (sends,
  * computations) and a per-task count of the data each still waits for, so a step costs
  * O(log n) however long the process waits for messages. */
-#include "sim/app/stencil.hpp"
+#include "sim/app/stencil/workload.hpp"
 
 #include "sim/config/input_error.hpp"
 
@@ -21,7 +21,7 @@ using dataflow::TaskKind;
 constexpr std::uint64_t kChecksumMask = (std::uint64_t{1} << 48) - 1;
 
 dataflow::Jacobi build_jacobi(const Application& app, const FederationLayout& layout) {
-  const StencilSpec& st = app.stencil;
+  const StencilSpec& st = app.spec_as<StencilSpec>();
   const int n = layout.num_nodes();
   if (n <= 0) throw InputError(app.source, "", "the federation has no node to run the stencil on");
   if (auto problem = stencil_partition_problem(st, n))
@@ -52,7 +52,7 @@ const StencilState& as_stencil(const AppState& s) {
 } // namespace
 
 StencilWorkload::StencilWorkload(const Application& app, const FederationLayout& layout)
-    : spec_(app.stencil)
+    : spec_(app.spec_as<StencilSpec>())
     , jacobi_(build_jacobi(app, layout)) {
   const dataflow::TaskGraph& g = graph();
   const auto processes = static_cast<std::size_t>(g.processes());

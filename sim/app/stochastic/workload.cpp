@@ -1,4 +1,4 @@
-#include "sim/app/stochastic.hpp"
+#include "sim/app/stochastic/workload.hpp"
 
 #include <algorithm>
 
@@ -35,7 +35,7 @@ double StochasticWorkload::draw_compute(AppState& state, const Distribution& d) 
 
 void StochasticWorkload::draw_sends(AppState& state, NodeId self, std::vector<AppMessage>& sends) const {
   const ClusterId mine = layout_.cluster_of(self);
-  const StochasticCluster& spec = app_.clusters[mine];
+  const StochasticCluster& spec = spec_.clusters[mine];
   auto emit = [&](NodeId dst) {
     AppMessage m;
     m.src = self;
@@ -45,8 +45,8 @@ void StochasticWorkload::draw_sends(AppState& state, NodeId self, std::vector<Ap
     m.digest = message_digest(m, state.rng.next());
     sends.push_back(m);
   };
-  if (!app_.node_matrix.empty()) {
-    const auto& row = app_.node_matrix[self];
+  if (!spec_.node_matrix.empty()) {
+    const auto& row = spec_.node_matrix[self];
     for (NodeId d = 0; d < static_cast<NodeId>(row.size()); d++)
       if (d != self && state.rng.bernoulli(row[d])) emit(d);
     return;
@@ -70,13 +70,13 @@ std::optional<double> StochasticWorkload::advance(AppState& base, NodeId self, s
     draw_sends(state, self, sends);
     state.computed = false;
   }
-  const double left = app_.total_time - state.work_done;
-  if (left <= kWorkEpsilon * std::max(1.0, app_.total_time)) {
+  const double left = spec_.total_time - state.work_done;
+  if (left <= kWorkEpsilon * std::max(1.0, spec_.total_time)) {
     state.finished = true;
     return std::nullopt;
   }
   state.computed = true; // once this step's work is done, its sends follow
-  return std::min(left, draw_compute(state, app_.clusters[layout_.cluster_of(self)].compute));
+  return std::min(left, draw_compute(state, spec_.clusters[layout_.cluster_of(self)].compute));
 }
 
 } // namespace ckptsim

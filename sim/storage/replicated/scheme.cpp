@@ -1,4 +1,4 @@
-#include "sim/storage/replicated.hpp"
+#include "sim/storage/replicated/scheme.hpp"
 
 #include <fmt/format.h>
 

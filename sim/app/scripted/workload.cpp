@@ -1,7 +1,4 @@
-#include "sim/app/scripted.hpp"
-#include "sim/app/master_worker.hpp"
-#include "sim/app/stencil.hpp"
-#include "sim/app/stochastic.hpp"
+#include "sim/app/scripted/workload.hpp"
 
 #include "sim/config/input_error.hpp"
 
@@ -24,7 +21,7 @@ class ScriptedState : public AppState {
 
 ScriptedWorkload::ScriptedWorkload(const Application& app, const FederationLayout& layout)
     : scripts_(static_cast<std::size_t>(layout.num_nodes())) {
-  for (const auto& node : app.script) {
+  for (const auto& node : app.spec_as<ScriptedSpec>().nodes) {
     NodeId id = layout.resolve(node.node);
     if (id < 0)
       fail_at(node.where,
@@ -76,18 +73,6 @@ double ScriptedWorkload::failure_free_work(NodeId process) const {
   for (const auto& a : scripts_[process])
     if (a.compute) total += a.work;
   return total;
-}
-
-std::unique_ptr<Workload> make_workload(const Application& app, const FederationLayout& layout) {
-  if (app.kind == "scripted") return std::make_unique<ScriptedWorkload>(app, layout);
-  if (app.kind == "stencil") return std::make_unique<StencilWorkload>(app, layout);
-  if (app.kind == "master-worker") return std::make_unique<MasterWorkerWorkload>(app, layout);
-  return std::make_unique<StochasticWorkload>(app, layout);
-}
-
-std::uint64_t message_digest(const AppMessage& m, std::uint64_t draw) {
-  std::uint64_t h = mix_seed(static_cast<std::uint64_t>(m.src), m.seq, static_cast<std::uint64_t>(m.dst));
-  return mix_seed(h, static_cast<std::uint64_t>(m.size), draw);
 }
 
 } // namespace ckptsim

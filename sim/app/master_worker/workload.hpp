@@ -18,6 +18,7 @@
  * computed the same C from one that did not. */
 #pragma once
 
+#include "sim/app/master_worker/spec.hpp"
 #include "sim/app/workload.hpp"
 
 #include <map>

@@ -4,6 +4,7 @@
  * and never blocks on receives. It ends when its failure-free computation time is done. */
 #pragma once
 
+#include "sim/app/stochastic/spec.hpp"
 #include "sim/app/workload.hpp"
 
 namespace ckptsim {
@@ -11,16 +12,16 @@ namespace ckptsim {
 class StochasticWorkload : public Workload {
  public:
   StochasticWorkload(const Application& app, const FederationLayout& layout)
-      : app_(app)
+      : spec_(app.spec_as<StochasticSpec>())
       , layout_(layout) {}
   AppStateValue initial_state(NodeId process, std::uint64_t seed) const override;
   std::optional<double> advance(AppState& state, NodeId self, std::vector<AppMessage>& sends) const override;
-  double failure_free_work(NodeId) const override { return app_.total_time; }
+  double failure_free_work(NodeId) const override { return spec_.total_time; }
 
  private:
   void draw_sends(AppState& state, NodeId self, std::vector<AppMessage>& sends) const;
   double draw_compute(AppState& state, const Distribution& d) const;
-  const Application& app_;
+  const StochasticSpec& spec_;
   const FederationLayout& layout_;
 };
 

@@ -1,0 +1,37 @@
+/* Application kinds register themselves, like protocols: a kind is one folder under sim/app/
+ * (stochastic/, scripted/, stencil/, master_worker/) holding its spec (what its part of the
+ * application file says), its parser, its Workload and one static ApplicationKindRegistration.
+ * parse_application reads "kind" and "deterministic", then hands the document to the kind's
+ * parser; make_workload asks the kind for its Workload. Nothing else names a kind. */
+#pragma once
+
+#include "sim/app/workload.hpp"
+#include "sim/config/registry.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ckptsim {
+
+struct ApplicationKindInfo {
+  std::string name;        // the application file's "kind"
+  std::string description; // one line, for `ckptsim list`
+  int rank = 0;            // position in listings and in the message naming the valid kinds
+  // The kind's fields besides "kind" and "deterministic": name, description (with default).
+  std::vector<std::pair<std::string, std::string>> fields;
+  /** Reads the kind's fields from @p doc into app.spec (and app.scripted_failures for a kind
+   *  that lists failures); @p topology gives the cluster names and, without a platform XML,
+   *  the node count. */
+  std::function<void(ObjectReader& doc, Application& app, const Topology& topology)> parse;
+  /** The kind's Workload on the federation; an InputError naming the application file when the
+   *  federation cannot run it. */
+  std::function<std::unique_ptr<Workload>(const Application& app, const FederationLayout& layout)> make_workload;
+};
+
+using ApplicationKindRegistry = Registry<ApplicationKindInfo>;
+using ApplicationKindRegistration = Registration<ApplicationKindInfo>;
+
+} // namespace ckptsim

@@ -1,0 +1,96 @@
+/* The "stochastic" kind's fields of the application file (docs/INPUTS.md). */
+#include "sim/app/stochastic/spec.hpp"
+
+#include <fmt/format.h>
+
+namespace ckptsim {
+
+namespace {
+
+Distribution parse_distribution(const json& j, const Where& at) {
+  Distribution d;
+  if (j.is_number() || j.is_string()) { // shorthand: a mean, exponentially distributed
+    d.mean = as_positive_quantity(j, at, units::Kind::Duration);
+    return d;
+  }
+  ObjectReader r(j, at);
+  auto kind = as_choice(r.required("distribution"), r.where("distribution"), {"exponential", "constant", "uniform"});
+  if (kind == "uniform") {
+    d.kind = Distribution::Kind::Uniform;
+    d.min = as_nonnegative_quantity(r.required("min"), r.where("min"), units::Kind::Duration);
+    d.max = as_positive_quantity(r.required("max"), r.where("max"), units::Kind::Duration);
+    if (d.max <= d.min) r.where("max").fail("\"max\" must be greater than \"min\"");
+    d.mean = (d.min + d.max) / 2;
+  } else {
+    d.kind = kind == "constant" ? Distribution::Kind::Constant : Distribution::Kind::Exponential;
+    d.mean = as_positive_quantity(r.required("mean"), r.where("mean"), units::Kind::Duration);
+  }
+  r.finish();
+  return d;
+}
+
+} // namespace
+
+void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
+  StochasticSpec& st = app.spec.emplace<StochasticSpec>();
+  st.total_time = as_positive_quantity(r.required("total_time"), r.where("total_time"), units::Kind::Duration);
+  double default_size = 1024;
+  if (auto* v = r.optional("message_size"))
+    default_size = as_nonnegative_quantity(*v, r.where("message_size"), units::Kind::Size);
+
+  const json& clusters = r.required("clusters");
+  Where cw = r.where("clusters");
+  if (!clusters.is_array()) cw.fail("expected an array with one entry per cluster");
+  const std::size_t n = topo.clusters.size();
+  st.clusters.assign(n, StochasticCluster{});
+  std::vector<bool> given(n, false);
+  for (std::size_t i = 0; i < clusters.size(); i++) {
+    ObjectReader c(clusters[i], cw / i);
+    std::string name = as_string(c.required("cluster"), c.where("cluster"));
+    int idx = topo.cluster_index(name);
+    if (idx < 0)
+      c.where("cluster").fail(fmt::format("no cluster named \"{}\" in the topology ({})", name, topo.source));
+    if (given[idx]) c.where("cluster").fail(fmt::format("cluster \"{}\" is described twice", name));
+    given[idx] = true;
+    StochasticCluster& sc = st.clusters[idx];
+    sc.cluster = name;
+    sc.compute = parse_distribution(c.required("compute"), c.where("compute"));
+    sc.message_size = default_size;
+    if (auto* v = c.optional("message_size"))
+      sc.message_size = as_nonnegative_quantity(*v, c.where("message_size"), units::Kind::Size);
+    sc.send_probability.assign(n, 0.0);
+    if (auto* v = c.optional("send")) {
+      ObjectReader s(*v, c.where("send"));
+      for (const auto& [dest, p] : v->items()) {
+        if (is_documentation_key(dest)) continue;
+        int d = topo.cluster_index(dest);
+        if (d < 0) s.where(dest).fail(fmt::format("no cluster named \"{}\" in the topology ({})", dest, topo.source));
+        sc.send_probability[d] = as_probability(*s.optional(dest), s.where(dest));
+      }
+      s.finish();
+    }
+    c.finish();
+  }
+  if (!topo.clusters.empty())
+    for (std::size_t i = 0; i < n; i++)
+      if (!given[i])
+        cw.fail(fmt::format("cluster \"{}\" of the topology has no entry (every cluster needs one)",
+                            topo.clusters[i].name));
+
+  if (auto* v = r.optional("node_matrix")) {
+    Where mw = r.where("node_matrix");
+    std::size_t nodes = 0;
+    for (const auto& c : topo.clusters) nodes += static_cast<std::size_t>(c.nodes);
+    if (!v->is_array() || (nodes > 0 && v->size() != nodes))
+      mw.fail(fmt::format("expected a {0} x {0} matrix (one row per node of the federation)", nodes));
+    for (std::size_t i = 0; i < v->size(); i++) {
+      const json& row = (*v)[i];
+      if (!row.is_array() || row.size() != v->size())
+        (mw / i).fail(fmt::format("row {} must hold {} probabilities", i, v->size()));
+      st.node_matrix.emplace_back();
+      for (std::size_t k = 0; k < row.size(); k++) st.node_matrix.back().push_back(as_probability(row[k], mw / i / k));
+    }
+  }
+}
+
+} // namespace ckptsim
