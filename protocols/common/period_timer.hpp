@@ -16,6 +16,8 @@ class PeriodTimer {
       : id_(id)
       , name_(name) {}
 
+  /** @brief The timer's id (NodeContext::set_timer, Agent::on_timer). */
+  constexpr int id() const { return id_; }
   /** @brief Whether timer @p id (Agent::on_timer) is this one. */
   constexpr bool is(int id) const { return id == id_; }
   /** @brief This node's period (inf: never). */

@@ -165,12 +165,12 @@ class Hc3iAgentDrain : public ::testing::Test {
 };
 
 TEST_F(Hc3iAgentDrain, TheClcTimerIsArmedAtEachCommit) {
-  EXPECT_EQ(fed.node(0).timer(hc3i::kClcTimer), 100);
+  EXPECT_EQ(fed.node(0).timer(hc3i::kClcTimer.id()), 100);
   fed.advance_to(100);
   auto log = fed.settle();
   EXPECT_EQ(log.size(), 10u); // 5 (n - 1)
   EXPECT_EQ(fed.stats().cluster_values("hc3i.clc_unforced"), std::vector<double>{1});
-  EXPECT_EQ(fed.node(0).timer(hc3i::kClcTimer), 200);
+  EXPECT_EQ(fed.node(0).timer(hc3i::kClcTimer.id()), 200);
 }
 
 TEST_F(Hc3iAgentDrain, AClcWaitsForTheIntraClusterMessagesInTransit) {

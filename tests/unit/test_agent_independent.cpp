@@ -49,7 +49,7 @@ class IndependentAgent : public ::testing::Test {
 TEST_F(IndependentAgent, EachProcessCheckpointsOnItsOwnTimerWithoutCoordination) {
   // Dates 61.8, 23.6 and 85.4 s: phases spread by the golden ratio.
   for (NodeId p = 0; p < 3; p++)
-    EXPECT_DOUBLE_EQ(fed.node(p).timer(independent::kCheckpointTimer), independent_phase(p));
+    EXPECT_DOUBLE_EQ(fed.node(p).timer(independent::kCheckpointTimer.id()), independent_phase(p));
   auto log = fed.run_until(30); // node 1's
   EXPECT_EQ(log.size(), 1u);
   EXPECT_EQ(independent_count(log, "CKPT_RECORD"), 1u);
@@ -58,7 +58,7 @@ TEST_F(IndependentAgent, EachProcessCheckpointsOnItsOwnTimerWithoutCoordination)
   EXPECT_TRUE(fed.node(2).saves.empty());
   EXPECT_FALSE(fed.node(1).paused);
   // The next one a period after this one.
-  EXPECT_DOUBLE_EQ(fed.node(1).timer(independent::kCheckpointTimer), independent_phase(1) + kPeriod);
+  EXPECT_DOUBLE_EQ(fed.node(1).timer(independent::kCheckpointTimer.id()), independent_phase(1) + kPeriod);
   log = fed.run_until(200); // 61.8, 85.4, 123.6, 161.8, 185.4: in turn, no coordination
   EXPECT_EQ(independent_count(log, "CKPT_RECORD"), 5u);
   EXPECT_EQ(log.size(), 5u);

@@ -15,7 +15,7 @@
 namespace ckptsim {
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNever = std::numeric_limits<double>::infinity();
 
 /** A node at date now_ whose timer file is periods_: records its timers and its restarts; any
  *  other call is a test error (abort). */
@@ -33,7 +33,7 @@ class FakeTimerNode : public NodeContext {
   void cancel_timer(int id) override { timers_.erase(id); }
   double timer_period(const std::string& name) const override {
     auto it = periods_.find(name);
-    return it == periods_.end() ? kInf : it->second;
+    return it == periods_.end() ? kNever : it->second;
   }
   double restart_overhead() const override { return overhead_; }
   void restart_complete() override {
@@ -140,7 +140,7 @@ TEST(CommonPeriodTimer, FiresAPeriodAfterItIsArmed) {
 TEST(CommonPeriodTimer, ATimerTheFileDoesNotGiveNeverFires) {
   FakeTimerNode node;
   node.periods_ = {{"checkpoint_period", 20}};
-  EXPECT_EQ(kGc.period(node), kInf);
+  EXPECT_EQ(kGc.period(node), kNever);
   node.timers_[2] = 40; // a date set before: dropped, not left to fire
   kGc.arm(node);
   EXPECT_TRUE(node.timers_.empty());
@@ -151,7 +151,7 @@ TEST(CommonPeriodTimer, AFirstDelayStandsForAPhase) {
   node.now_ = 100;
   kGc.arm_in(node, 12.5);
   EXPECT_EQ(node.timers_.at(2), 112.5);
-  kGc.arm_in(node, kInf);
+  kGc.arm_in(node, kNever);
   EXPECT_TRUE(node.timers_.empty());
 }
 
