@@ -13,6 +13,7 @@
 #include "sim/failures/failure_process.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
+#include "sim/observe/trace.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/protocol/protocol.hpp"
 #include "sim/storage/checkpoint_store.hpp"

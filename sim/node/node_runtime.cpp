@@ -34,7 +34,6 @@ NodeRuntime::~NodeRuntime() { run_.unregister_runtime(id_, this); }
 const FederationLayout& NodeRuntime::layout() const { return run_.layout(); }
 double NodeRuntime::now() const { return sg4::Engine::get_clock(); }
 Stats& NodeRuntime::stats() { return run_.stats(); }
-Trace& NodeRuntime::trace() { return run_.trace(); }
 
 void NodeRuntime::trace_event(int level, const char* event, nlohmann::ordered_json fields) {
   if (!run_.trace().enabled(level)) return;

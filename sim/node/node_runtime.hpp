@@ -36,7 +36,6 @@ class NodeRuntime : public NodeContext {
   Incarnation incarnation() const override { return inc_; }
   const FederationLayout& layout() const override;
   double now() const override;
-  bool is_service() const override { return service_; }
   void send_app(const AppMessage& msg, PayloadPtr piggyback) override;
   void resend_app(const AppMessage& msg, PayloadPtr piggyback) override;
   void deliver(const AppMessage& msg, const PayloadPtr& piggyback = nullptr) override;
@@ -47,9 +46,7 @@ class NodeRuntime : public NodeContext {
   void resume_app() override;
   bool stop_app_between_steps() override;
   const AppState& app_state() const override { return *app_.state(); }
-  bool app_paused() const override { return app_.paused(); }
   bool app_finished() const override { return service_ || app_.finished(); }
-  double work_done() const override { return app_.work_done(now()); }
   void send_control(NodeId to, ControlMessage msg) override;
   void set_timer(int id, double date) override { timers_[id] = date; }
   void cancel_timer(int id) override { timers_.erase(id); }
@@ -67,7 +64,6 @@ class NodeRuntime : public NodeContext {
   void restart_complete() override;
   void recovered(FailureId id) override;
   Stats& stats() override;
-  Trace& trace() override;
   void trace_event(int level, const char* event, nlohmann::ordered_json fields = {}) override;
 
   // ---- what the engine asks of a node ----
@@ -77,7 +73,9 @@ class NodeRuntime : public NodeContext {
    *  accounted at the old speed, the rest of the step runs at full speed / @p processes. */
   void set_cpu_share(int processes);
   /** @brief Work done so far, for the engine's lost-work accounting when the node is killed. */
-  double current_work() const { return work_done(); }
+  double current_work() const { return app_.work_done(now()); }
+  /** @brief The protocol paused the application (the watchdog's report of a stuck run). */
+  bool app_paused() const { return app_.paused(); }
   /** @brief What the agent waits for (the watchdog's report of a stuck run). */
   std::string pending() const { return agent_->pending(); }
 
