@@ -13,6 +13,7 @@
 #include "sim/failures/failure_process.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
+#include "sim/observe/trace.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/protocol/protocol.hpp"
 #include "sim/storage/checkpoint_store.hpp"
@@ -126,6 +127,9 @@ class Run {
   /** @brief @p node restored a state: counted in every recovery under way (processes rolled back
    *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
   void node_rolled_back(NodeId node);
+  /** @brief The work @p node had done when its last failure struck: what a restarted process
+   *  loses at its first rollback. */
+  double death_work(NodeId node) const { return death_work_[node]; }
 
   // ---- placement of processes on hosts (failures.restart; sim/engine/placement.cpp) ----
   /** @brief Processes sharing @p node's host, @p node included (1 unless shrink doubled it up):
@@ -214,8 +218,6 @@ class Run {
   std::uint64_t events_ = 0;
   std::size_t violations_ = 0;
   std::size_t checks_ = 0;
-
-  friend class NodeRuntime;
 };
 
 } // namespace ckptsim

@@ -8,7 +8,6 @@
 #include "sim/config/topology.hpp"
 #include "sim/net/envelope.hpp"
 #include "sim/observe/stats.hpp"
-#include "sim/observe/trace.hpp"
 #include "sim/platform/layout.hpp"
 
 #include <any>
@@ -46,7 +45,6 @@ class NodeContext {
   virtual Incarnation incarnation() const = 0;
   virtual const FederationLayout& layout() const = 0;
   virtual double now() const = 0;
-  virtual bool is_service() const = 0;
 
   // Application side. send_app puts a message of the application on the wire (the oracle records
   // the send); resend_app re-sends a message already sent (a replay from a log); deliver hands a
@@ -73,9 +71,7 @@ class NodeContext {
   virtual bool stop_app_between_steps() = 0;
   /** @brief The application state (computing nodes only). */
   virtual const AppState& app_state() const = 0;
-  virtual bool app_paused() const = 0;
   virtual bool app_finished() const = 0;
-  virtual double work_done() const = 0;
 
   /** @brief Sends a protocol message to another endpoint (counted by type in the statistics). */
   virtual void send_control(NodeId to, ControlMessage msg) = 0;
@@ -127,7 +123,6 @@ class NodeContext {
   virtual void recovered(FailureId id) = 0;
 
   virtual Stats& stats() = 0;
-  virtual Trace& trace() = 0;
   /** @brief Emits a trace event with the node and date filled in. */
   virtual void trace_event(int level, const char* event, nlohmann::ordered_json fields = {}) = 0;
 };

@@ -1,0 +1,97 @@
+/* NodeRuntime's side of the application (NodeContext's application calls and the engine's
+ * snapshots): the executor (app_executor.hpp) keeps the clock and the steps; this file tells the
+ * agent what they bring (a point, messages to send, a stop, the end) and the run what it counts
+ * (finished processes, result digests, lost work, rollbacks). */
+#include "sim/engine/run.hpp"
+#include "sim/node/node_runtime.hpp"
+
+namespace ckptsim {
+
+void NodeRuntime::finish_step() { app_.finish_step(now()); }
+
+void NodeRuntime::pump() {
+  if (app_.stopped_at_step_end(now())) agent_->on_app_stopped(*this); // the step under way when asked is over
+  // Several zero-work steps may follow each other; each iteration either starts a computation,
+  // finishes the application, waits for a message, or stops because the protocol paused it.
+  while (!service_ && app_.runnable()) start_step();
+  sync_finished();
+}
+
+void NodeRuntime::start_step() {
+  if (auto point = app_.take_point()) {
+    trace_event(2, "app_point", {{"kind", point->kind}, {"number", point->number}});
+    agent_->on_app_point(*this, *point);
+    if (!app_.runnable()) return; // the agent stopped the process here
+  }
+  std::vector<AppMessage> sends;
+  const bool computes = app_.start_step(now(), sends);
+  for (const auto& m : sends) agent_->on_app_send(*this, m);
+  if (!computes && app_.finished()) {
+    sync_finished();
+    agent_->on_app_finished(*this);
+  }
+}
+
+void NodeRuntime::sync_finished() {
+  if (service_ || dead()) return;
+  const auto finished = app_.finished_change();
+  if (!finished) return;
+  if (*finished) {
+    const std::uint64_t digest = run_.workload().result_digest(*app_.state());
+    run_.set_result_digest(id_, digest);
+    nlohmann::ordered_json j{{"work", app_.state()->work_done}};
+    if (digest != 0) j["checksum"] = digest;
+    trace_event(1, "app_finished", j);
+  }
+  run_.set_app_finished(id_, *finished);
+}
+
+void NodeRuntime::set_cpu_share(int processes) {
+  app_.set_share(processes, now());
+  if (processes > 1) trace_event(1, "cpu_share", {{"processes", processes}});
+}
+
+void NodeRuntime::pause_app() { app_.pause(now()); }
+void NodeRuntime::resume_app() { app_.resume(now()); }
+bool NodeRuntime::stop_app_between_steps() { return app_.stop_between_steps(now()); }
+
+Snapshot NodeRuntime::snapshot(std::any protocol_state) {
+  app_.progress(now());
+  Snapshot s;
+  if (!service_) s.app = app_.state();
+  s.protocol = std::move(protocol_state);
+  s.date = now();
+  s.oracle_position = service_ ? 0 : run_.oracle().position(id_);
+  return s;
+}
+
+Snapshot NodeRuntime::initial_snapshot() {
+  Snapshot s;
+  if (!service_) s.app = run_.workload().initial_state(id_, run_.config().options.seed);
+  return s;
+}
+
+void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
+  if (service_) return;
+  const double lost = app_.restore(s.app, now());
+  Stats& st = run_.stats();
+  st.add("rollbacks");
+  if (!dead()) run_.node_rolled_back(id_);
+  st.add("lost_work", lost);
+  st.add_cluster("lost_work", cluster_, lost);
+  run_.oracle().truncate(id_, s.oracle_position);
+  if (!run_.application().deterministic) // re-execution draws fresh numbers: no piecewise determinism
+    app_.mutable_state().rng.reseed(
+        mix_seed(run_.config().options.seed, static_cast<std::uint64_t>(id_) << 20 | inc_, ++restores_));
+  trace_event(0, "rollback",
+              {{"to_date", s.date}, {"work", app_.state()->work_done}, {"lost", lost}, {"reason", reason}});
+  sync_finished();
+}
+
+double NodeRuntime::checkpoint_bytes() const {
+  if (service_) return 0.0;
+  const double from_data = run_.workload().state_bytes(*app_.state());
+  return from_data >= 0 ? from_data : run_.topology().clusters[cluster_].checkpoint_size;
+}
+
+} // namespace ckptsim

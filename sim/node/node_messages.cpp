@@ -1,0 +1,104 @@
+/* NodeRuntime's messages: what it sends (application messages, replays, control messages) and
+ * what it receives, with what each counts in the statistics, shows in the trace and records in
+ * the consistency oracle; the envelopes themselves travel through the Outbox and the Run's wire. */
+#include "sim/engine/run.hpp"
+#include "sim/node/node_runtime.hpp"
+
+namespace ckptsim {
+
+nlohmann::ordered_json message_fields(const AppMessage& m, const PayloadPtr& piggyback) {
+  nlohmann::ordered_json j{
+      {"msg", std::to_string(m.src) + "#" + std::to_string(m.seq)}, {"src", m.src}, {"dst", m.dst}, {"size", m.size}};
+  if (!m.label.empty()) j["label"] = m.label;
+  if (piggyback) j["piggyback"] = piggyback->to_json();
+  return j;
+}
+
+void NodeRuntime::send_app(const AppMessage& msg, PayloadPtr piggyback) {
+  run_.oracle().on_send(id_, msg.seq, msg.dst, msg.digest);
+  post_app(msg, std::move(piggyback), "app.sent", "app.messages", 1, "app_send");
+}
+
+void NodeRuntime::resend_app(const AppMessage& msg, PayloadPtr piggyback) {
+  // A replay re-sends a message whose send is already in the kept history: no oracle record.
+  post_app(msg, std::move(piggyback), "app.resent", "app.replays", 0, "replay");
+}
+
+void NodeRuntime::post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix,
+                           int trace_level, const char* event) {
+  Stats& st = run_.stats();
+  st.add(counter);
+  st.add_matrix(matrix, cluster_, run_.layout().cluster_of(msg.dst));
+  if (run_.trace().enabled(trace_level)) trace_event(trace_level, event, message_fields(msg, piggyback));
+  auto env = std::make_unique<Envelope>();
+  env->kind = Envelope::Kind::App;
+  env->dst = msg.dst;
+  env->bytes = msg.size + (piggyback ? piggyback->bytes() : 0);
+  env->app = msg;
+  env->piggyback = std::move(piggyback);
+  outbox_.post(std::move(env));
+}
+
+void NodeRuntime::record_send(const AppMessage& msg) {
+  run_.oracle().on_send(id_, msg.seq, msg.dst, msg.digest);
+  run_.stats().add("app.send_withheld");
+  if (run_.trace().enabled(1)) trace_event(1, "app_send_withheld", message_fields(msg));
+}
+
+void NodeRuntime::promise_send(NodeId dst, std::uint64_t seq) { run_.oracle().promise(id_, seq, dst); }
+
+void NodeRuntime::send_control(NodeId to, ControlMessage msg) {
+  Stats& st = run_.stats();
+  st.add("ctrl.total");
+  st.add("ctrl." + msg.type);
+  const bool wan = !service_ && to < run_.num_nodes() && run_.layout().cluster_of(to) != cluster_;
+  if (wan) st.add("ctrl.wan");
+  if (run_.trace().enabled(2)) {
+    nlohmann::ordered_json j{{"type", msg.type}, {"to", to}};
+    if (msg.body) j["body"] = msg.body->to_json();
+    trace_event(2, "ctrl_send", j);
+  }
+  auto env = std::make_unique<Envelope>();
+  env->kind = Envelope::Kind::Control;
+  env->dst = to;
+  env->bytes = msg.bytes + (msg.body ? msg.body->bytes() : 0);
+  env->control = std::move(msg);
+  outbox_.post(std::move(env));
+}
+
+void NodeRuntime::handle(std::unique_ptr<Envelope> env) {
+  if (!env) return;
+  if (env->kind == Envelope::Kind::Signal) {
+    handle_signal(*env);
+    return;
+  }
+  for (auto& e : chan_in_.accept(std::move(env))) {
+    if (e->kind == Envelope::Kind::App) {
+      if (run_.trace().enabled(2)) trace_event(2, "app_receive", message_fields(e->app, e->piggyback));
+      agent_->on_app_receive(*this, e->app, e->piggyback);
+    } else {
+      if (run_.trace().enabled(2)) {
+        nlohmann::ordered_json j{{"type", e->control.type}, {"from", e->src}};
+        if (e->control.body) j["body"] = e->control.body->to_json();
+        trace_event(2, "ctrl_receive", j);
+      }
+      agent_->on_control(*this, e->src, e->control);
+    }
+  }
+}
+
+void NodeRuntime::deliver(const AppMessage& msg, const PayloadPtr& piggyback) {
+  run_.oracle().on_deliver(id_, msg.src, msg.seq, msg.digest);
+  app_.deliver(msg);
+  run_.stats().add("app.delivered");
+  if (run_.trace().enabled(1)) trace_event(1, "app_deliver", message_fields(msg, piggyback));
+}
+
+void NodeRuntime::redeliver(const AppMessage& msg) {
+  run_.oracle().on_redeliver(id_, msg.src, msg.seq, msg.digest);
+  app_.deliver(msg);
+  run_.stats().add("app.redelivered");
+  if (run_.trace().enabled(1)) trace_event(1, "app_redeliver", message_fields(msg));
+}
+
+} // namespace ckptsim
