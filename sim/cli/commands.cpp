@@ -1,14 +1,13 @@
 #include "sim/cli/commands.hpp"
 
 #include "sim/cli/default_scenario.hpp"
+#include "sim/cli/listing.hpp"
 
 #include "sim/cli/output.hpp"
 #include "sim/cli/scenario.hpp"
 #include "sim/config/input_error.hpp"
-#include "sim/config/timers.hpp"
 #include "sim/engine/run.hpp"
 #include "sim/platform/platform.hpp"
-#include "sim/protocol/protocol.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
@@ -214,15 +213,13 @@ int validate_command(const std::vector<std::string>& raw_args, const std::string
 }
 
 int protocols_command(const std::vector<std::string>&) {
-  std::printf("Protocols (--protocol NAME, parameters with --param KEY=VALUE):\n");
-  for (const auto& [name, info] : ProtocolRegistry::instance().all()) {
-    if (name.rfind("test-", 0) == 0) continue;
-    std::printf("  %-12s %s\n", name.c_str(), info.description.c_str());
-    for (const auto& [p, desc] : info.params)
-      std::printf("  %-12s   --param %s=...  %s\n", "", p.c_str(), desc.c_str());
-  }
-  std::printf("\nTimers (timer file):\n");
-  for (const auto& [name, desc] : declared_timers()) std::printf("  %-18s %s\n", name.c_str(), desc.c_str());
+  std::fputs((protocols_listing() + "\n" + timers_listing()).c_str(), stdout);
+  return 0;
+}
+
+int list_command(const std::vector<std::string>&) {
+  std::fputs((protocols_listing() + "\n" + application_kinds_listing() + "\n" + storage_models_listing()).c_str(),
+             stdout);
   return 0;
 }
 

@@ -10,6 +10,8 @@ namespace ckptsim::cli {
 int run_command(const std::vector<std::string>& args, const std::string& program);
 int validate_command(const std::vector<std::string>& args, const std::string& program);
 int protocols_command(const std::vector<std::string>& args);
+/** @brief Lists the protocols, application kinds and storage models with their parameters or fields. */
+int list_command(const std::vector<std::string>& args);
 int platform_command(const std::vector<std::string>& args);
 /** @brief The same inputs and seed under several protocols, one table (each run in a child process). */
 int compare_command(const std::vector<std::string>& args, const std::string& program);

@@ -16,6 +16,7 @@ commands:
   run         simulate (the default command; with no option, the embedded default scenario)
   validate    check input files without simulating
   protocols   list the protocols, their parameters and the timers
+  list        list the protocols, application kinds and storage models, with their parameters and fields
   compare     run several protocols on the same inputs and seed, print one table
   sweep       run every point of a sweep file in parallel processes (resumable; docs/SWEEP.md)
   merge       combine the result files of parts of a sweep
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
     if (command == "run") return ckptsim::cli::run_command(args, argv[0]);
     if (command == "validate") return ckptsim::cli::validate_command(args, argv[0]);
     if (command == "protocols") return ckptsim::cli::protocols_command(args);
+    if (command == "list") return ckptsim::cli::list_command(args);
     if (command == "platform") return ckptsim::cli::platform_command(args);
     if (command == "compare") return ckptsim::cli::compare_command(args, argv[0]);
     if (command == "sweep") return ckptsim::cli::sweep_command(args, argv[0]);

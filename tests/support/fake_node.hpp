@@ -91,6 +91,8 @@ class FakeNode : public NodeContext {
 
   /** @brief Names of the control messages sent (ControlMessage::type), in order. */
   std::vector<std::string> control_names() const;
+  /** @brief The application is stopped (paused, or stopped between steps). */
+  bool app_paused() const { return paused || stopped; }
   /** @brief The date of timer @p id, or -1 when it is not set. */
   double timer(int id) const;
   /** @brief The state of a fresh process: the workload's initial state, or a PlainAppState. */
@@ -102,7 +104,6 @@ class FakeNode : public NodeContext {
   Incarnation incarnation() const override { return incarnation_; }
   const FederationLayout& layout() const override { return layout_; }
   double now() const override { return clock; }
-  bool is_service() const override { return self_ >= layout_.num_nodes(); }
   void send_app(const AppMessage& msg, PayloadPtr piggyback) override;
   void resend_app(const AppMessage& msg, PayloadPtr piggyback) override;
   void deliver(const AppMessage& msg, const PayloadPtr& piggyback = nullptr) override;
@@ -113,9 +114,7 @@ class FakeNode : public NodeContext {
   void resume_app() override { paused = stopped = false; }
   bool stop_app_between_steps() override;
   const AppState& app_state() const override { return *app; }
-  bool app_paused() const override { return paused || stopped; }
   bool app_finished() const override { return app->finished; }
-  double work_done() const override { return app->work_done; }
   /** Counted in the statistics as the engine does (ctrl.total, ctrl.<type>). */
   void send_control(NodeId to, ControlMessage msg) override;
   void set_timer(int id, double date) override { timers[id] = date; }
@@ -134,7 +133,6 @@ class FakeNode : public NodeContext {
   void restart_complete() override { restarts_completed++; }
   void recovered(FailureId id) override { reported.push_back(id); }
   Stats& stats() override { return statistics; }
-  Trace& trace() override { return trace_; }
   void trace_event(int level, const char* event, nlohmann::ordered_json fields = {}) override;
 
  private:
@@ -142,7 +140,6 @@ class FakeNode : public NodeContext {
   NodeId self_;
   ClusterId cluster_;
   Incarnation incarnation_;
-  Trace trace_; // closed: agents that write to it directly write nothing
 };
 
 /** @brief Every endpoint of a protocol on fake nodes: the agents the module makes (computing

@@ -46,7 +46,6 @@ class FakeTimerNode : public NodeContext {
   ClusterId cluster() const override { unused(); }
   Incarnation incarnation() const override { unused(); }
   const FederationLayout& layout() const override { unused(); }
-  bool is_service() const override { unused(); }
   void send_app(const AppMessage&, PayloadPtr) override { unused(); }
   void resend_app(const AppMessage&, PayloadPtr) override { unused(); }
   void deliver(const AppMessage&, const PayloadPtr&) override { unused(); }
@@ -57,9 +56,7 @@ class FakeTimerNode : public NodeContext {
   void resume_app() override { unused(); }
   bool stop_app_between_steps() override { unused(); }
   const AppState& app_state() const override { unused(); }
-  bool app_paused() const override { unused(); }
   bool app_finished() const override { unused(); }
-  double work_done() const override { unused(); }
   void send_control(NodeId, ControlMessage) override { unused(); }
   Snapshot snapshot(std::any) override { unused(); }
   Snapshot initial_snapshot() override { unused(); }
@@ -72,7 +69,6 @@ class FakeTimerNode : public NodeContext {
   double checkpoint_bytes() const override { unused(); }
   void recovered(FailureId) override { unused(); }
   Stats& stats() override { unused(); }
-  Trace& trace() override { unused(); }
   void trace_event(int, const char*, nlohmann::ordered_json) override { unused(); }
 };
 

@@ -2,8 +2,8 @@
  * round-robin driver plays the runtime (advance, the step's work, complete_step) and the network
  * (messages queued per destination, delivered one per turn). Failure-free runs must compute the
  * Jacobi values that the test recomputes on its own from the recurrence over the cell grid, with
- * one message per communication of the graph; memory must hold exactly the live data; a CCK partial
- * restart (reset_tasks) followed by a re-execution must reach the same values and work. */
+ * one message per communication of the graph; memory must hold exactly the live data; a partial
+ * re-execution (reset_tasks, what CCK's partial restart does) must reach the same values and work. */
 #include "sim/app/stencil/workload.hpp"
 #include "tests/support/app_inputs.hpp"
 

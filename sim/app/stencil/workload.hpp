@@ -14,8 +14,10 @@
  * A checkpoint holds the data in memory and the descriptors of the tasks not executed yet
  * (state_bytes). Program-order points (next_point, kind "iteration"): point k is reached when
  * every compute task of iterations < k of the process is executed (tasks of later iterations may
- * have run already: the scheduler overlaps iterations). reset_tasks() is CCK's partial restart (4.3.4): a non-failed
- * process re-executes some of its tasks. */
+ * have run already: the scheduler overlaps iterations). reset_tasks() is a data-flow operation on a
+ * process' state: some of its executed tasks become pending again, their inputs taken from memory
+ * or from a state saved earlier, so that the process re-executes them (what a protocol that rolls
+ * back part of a process, not all of it, needs). */
 #pragma once
 
 #include "sim/app/dataflow/graph.hpp"
@@ -58,7 +60,7 @@ class StencilWorkload : public Workload {
   void complete_step(AppState& state, NodeId self) const override;
   /** @brief Point k of kind "iteration": k = the lowest iteration (1..iterations) with a compute
    *  task of the process not executed yet, iterations + 1 when none is left. Searched from the
-   *  last point announced on, so a CCK partial restart (reset_tasks) never moves it back. */
+   *  last point announced on, so tasks made pending again (reset_tasks) never move it back. */
   std::optional<AppPoint> next_point(const AppState& state, NodeId self) const override;
   void deliver(AppState& state, const AppMessage& msg) const override;
   double state_bytes(const AppState& state) const override;
@@ -76,10 +78,10 @@ class StencilWorkload : public Workload {
   /** @brief The receive task of communication @p tag has run (its message was delivered); @p s is
    *  the receiver's state. */
   bool received(const AppState& s, dataflow::Tag tag) const;
-  /** @brief CCK partial restart: marks @p tasks (of this process, each executed; a task not
+  /** @brief Partial re-execution: marks @p tasks (of this process, each executed; a task not
    *  executed is skipped) pending again. Data they write are dropped from memory; data they read
    *  that are not written by one of them are taken from memory if present, else from
-   *  @p checkpoint (the state saved at the last checkpoint, which holds them; std::logic_error if
+   *  @p checkpoint (a state of this process saved earlier that holds them; std::logic_error if
    *  it does not). work_done decreases by the cost of the compute tasks reset; finished becomes
    *  false; cursor moves back. A step under way (current) goes on, unless it reads a datum one of
    *  @p tasks writes: then it is abandoned (current cleared, step_remaining 0, work_done less

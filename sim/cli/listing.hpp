@@ -1,0 +1,19 @@
+/* What `ckptsim protocols` and `ckptsim list` print: every registered protocol, application kind
+ * and storage model with its description and its parameters or fields, in registry order (test
+ * registrations, named "test-...", left out). Plain text, one section per function. */
+#pragma once
+
+#include <string>
+
+namespace ckptsim::cli {
+
+/** @brief The protocols and their --param parameters. */
+std::string protocols_listing();
+/** @brief The timers of the timer file. */
+std::string timers_listing();
+/** @brief The application kinds and their fields of the application file. */
+std::string application_kinds_listing();
+/** @brief The storage models and their fields of the topology's "storage" object. */
+std::string storage_models_listing();
+
+} // namespace ckptsim::cli

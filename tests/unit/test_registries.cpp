@@ -1,0 +1,268 @@
+/* The registries of application kinds and storage models (sim/config/registry.hpp): names in rank
+ * order whatever the order of static initialisation; the fields each module lists are exactly the
+ * fields its parser reads (the listing cannot drift from the loader); a test registration
+ * ("test-...") is usable but never listed; each storage model's placement, depth and checks; the
+ * text `ckptsim list` prints for kinds and models. */
+#include "sim/app/kind.hpp"
+#include "sim/cli/listing.hpp"
+#include "sim/storage/model.hpp"
+#include "sim/storage/replicated/scheme.hpp"
+#include "tests/support/app_inputs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+namespace ckptsim {
+namespace {
+
+// Two clusters c0 (@p c0_nodes nodes) and c1 (1 node).
+Topology two_clusters(const json& storage = nullptr, int c0_nodes = 4) {
+  json t = json::parse(R"({
+    "clusters": [{"name": "c0", "nodes": 4, "san": {"latency": 0, "bandwidth": 1e9}},
+                 {"name": "c1", "nodes": 1, "san": {"latency": 0, "bandwidth": 1e9}}],
+    "wan": [[{"latency": 0, "bandwidth": 1e9}]]})");
+  t["clusters"][0]["nodes"] = c0_nodes;
+  if (!storage.is_null()) t["storage"] = storage;
+  return parse_topology(t, "topo.json", "");
+}
+
+// The problem of the InputError @p f throws ("" if none).
+template <class F>
+std::string problem_of(F f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return e.path() + ": " + e.problem();
+  }
+  return "";
+}
+
+// "unknown field "zzz" (known fields here: a, b, ...)" for @p known (sorted by the message).
+std::string unknown_zzz(const std::string& path, std::set<std::string> known) {
+  std::vector<std::string> names(known.begin(), known.end());
+  return path + ": unknown field \"zzz\" (known fields here: " + fmt::format("{}", fmt::join(names, ", ")) + ")";
+}
+
+// A test-only kind: every process computes "work" seconds, in one step.
+struct TinySpec {
+  double work = 1;
+};
+class TinyWorkload : public Workload {
+ public:
+  explicit TinyWorkload(const Application& app)
+      : work_(app.spec_as<TinySpec>().work) {}
+  AppStateValue initial_state(NodeId, std::uint64_t) const override {
+    return AppStateValue(std::make_unique<TinyState>());
+  }
+  std::optional<double> advance(AppState& s, NodeId, std::vector<AppMessage>&) const override {
+    if (s.work_done >= work_) {
+      s.finished = true;
+      return std::nullopt;
+    }
+    return work_;
+  }
+  double failure_free_work(NodeId) const override { return work_; }
+
+ private:
+  class TinyState : public AppState {
+   public:
+    std::unique_ptr<AppState> clone() const override { return std::make_unique<TinyState>(*this); }
+  };
+  double work_;
+};
+const ApplicationKindRegistration tiny_kind{{
+    .name = "test-tiny",
+    .description = "tests only",
+    .rank = -1, // first in the registry, yet never listed
+    .fields = {{"work", "seconds of each process"}},
+    .parse =
+        [](ObjectReader& r, Application& app, const Topology&) {
+          TinySpec& spec = app.spec.emplace<TinySpec>();
+          if (auto* v = r.optional("work"))
+            spec.work = as_positive_quantity(*v, r.where("work"), units::Kind::Duration);
+        },
+    .make_workload = [](const Application& app,
+                        const FederationLayout&) { return std::make_unique<TinyWorkload>(app); },
+}};
+
+TEST(ApplicationKinds, ListedInRankOrderWithoutTestKinds) {
+  EXPECT_EQ(ApplicationKindRegistry::instance().names(),
+            (std::vector<std::string>{"stochastic", "scripted", "stencil", "master-worker"}));
+  EXPECT_EQ(ApplicationKindRegistry::instance().all().front().name, "test-tiny"); // rank -1
+  EXPECT_EQ(problem_of([] {
+              parse_application(json{{"kind", "random"}}, "app.json", two_clusters());
+            }),
+            "/kind: \"random\" is not one of: stochastic, scripted, stencil, master-worker");
+}
+
+TEST(ApplicationKinds, ATestKindIsParsedAndRunsItsWorkload) {
+  const Application app = parse_application(json{{"kind", "test-tiny"}, {"work", "3s"}}, "app.json", two_clusters());
+  EXPECT_EQ(app.kind, "test-tiny");
+  EXPECT_DOUBLE_EQ(app.spec_as<TinySpec>().work, 3);
+  auto w = make_workload(app, FederationLayout(two_clusters()));
+  EXPECT_DOUBLE_EQ(w->failure_free_work(0), 3);
+  EXPECT_EQ(cli::application_kinds_listing().find("test-tiny"), std::string::npos);
+}
+
+TEST(ApplicationKinds, ListedFieldsAreExactlyTheFieldsTheParserReads) {
+  // A valid document of each listed kind on two_clusters(), plus an unknown field.
+  const std::map<std::string, json> docs{
+      {"stochastic",
+       {{"total_time", "1h"},
+        {"clusters", {{{"cluster", "c0"}, {"compute", "1s"}}, {{"cluster", "c1"}, {"compute", "1s"}}}}}},
+      {"scripted", {{"nodes", json::object()}}},
+      {"stencil", {{"dims", 1}, {"width", 10}, {"iterations", 2}, {"task_cost", 1}}},
+      {"master-worker", {{"matrix_size", 10}, {"repetitions", 1}, {"row_cost", 1}}}};
+  for (const std::string& name : ApplicationKindRegistry::instance().names()) {
+    ASSERT_TRUE(docs.count(name)) << "give the new kind \"" << name << "\" a document here";
+    json doc = docs.at(name);
+    doc["kind"] = name;
+    EXPECT_EQ(problem_of([&] { parse_application(doc, "app.json", two_clusters()); }), "") << name;
+    doc["zzz"] = 1;
+    std::set<std::string> known{"kind", "deterministic"};
+    for (const auto& [field, description] : ApplicationKindRegistry::instance().get(name).fields) known.insert(field);
+    EXPECT_EQ(problem_of([&] { parse_application(doc, "app.json", two_clusters()); }), unknown_zzz("/zzz", known))
+        << name;
+  }
+}
+
+TEST(StorageModels, ListedInRankOrderAndTheirFieldsAreTheStorageObjects) {
+  EXPECT_EQ(StorageModelRegistry::instance().names(), (std::vector<std::string>{"servers", "buddy", "replicated"}));
+  std::set<std::string> known{"model"};
+  for (const StorageModelInfo& m : StorageModelRegistry::instance().all())
+    for (const auto& [field, description] : m.fields) known.insert(field);
+  EXPECT_EQ(known, (std::set<std::string>{"copies", "depth", "model", "server_link", "servers"}));
+  EXPECT_EQ(problem_of([] { two_clusters(json{{"zzz", 1}}); }), unknown_zzz("/storage/zzz", known));
+  EXPECT_EQ(problem_of([] {
+              two_clusters(json{{"model", "raid"}});
+            }),
+            "/storage/model: \"raid\" is not one of: servers, buddy, replicated");
+}
+
+TEST(StorageModels, EachModelPlacesTheRemoteCopies) {
+  const Topology t = two_clusters(json{{"copies", 2}, {"depth", 2}, {"model", "replicated"}});
+  const FederationLayout layout(t);
+  const StorageContext context{t, layout, 3};
+  const auto& reg = StorageModelRegistry::instance();
+  // servers: process i on server i mod s.
+  EXPECT_EQ(reg.get("servers").holders(4, 7, context), std::vector<Holder>{server_holder(1)});
+  // buddy: the next node of the cluster, cyclically; none in a one-node cluster.
+  EXPECT_EQ(reg.get("buddy").holders(3, 7, context), std::vector<Holder>{0});
+  EXPECT_EQ(reg.get("buddy").holders(4, 7, context), std::vector<Holder>{});
+  // replicated: the receiver formula in the node's cluster, depending on the save number.
+  std::vector<Holder> want;
+  for (int r : replicated::receivers(1, 3, replicated::Scheme{2, 2}, 4)) want.push_back(r);
+  EXPECT_EQ(reg.get("replicated").holders(1, 3, context), want);
+  EXPECT_EQ(want, (std::vector<Holder>{0, 2})); // (1 + j*2 + 1) mod 4, j = 1, 2
+  EXPECT_TRUE(reg.get("servers").needs_servers);
+  EXPECT_FALSE(reg.get("buddy").needs_servers);
+  EXPECT_FALSE(reg.get("replicated").needs_servers);
+}
+
+TEST(StorageModels, DepthIsTheLargestAmongTheModelsUsed) {
+  EXPECT_EQ(storage_depth(two_clusters(), "servers"), 1);
+  EXPECT_EQ(storage_depth(two_clusters(json{{"model", "replicated"}, {"copies", 1}, {"depth", 3}}), "servers"), 3);
+  const Topology one_replicated = parse_topology(json::parse(R"({
+    "clusters": [{"name": "c0", "nodes": 4, "san": {"latency": 0, "bandwidth": 1e9}},
+                 {"name": "c1", "nodes": 4, "san": {"latency": 0, "bandwidth": 1e9}, "storage": "replicated"}],
+    "wan": [[{"latency": 0, "bandwidth": 1e9}]], "storage": {"copies": 1, "depth": 5}})"),
+                                                 "topo.json", "");
+  EXPECT_EQ(storage_depth(one_replicated, "buddy"), 5);
+  EXPECT_EQ(storage_model_of(one_replicated, 0, "buddy").name, "buddy");
+  EXPECT_EQ(storage_model_of(one_replicated, 1, "buddy").name, "replicated");
+  // Clusters of a platform XML are not known when a protocol asks: the topology's model counts.
+  Topology from_xml = two_clusters(json{{"model", "replicated"}, {"copies", 1}, {"depth", 4}});
+  from_xml.clusters.clear();
+  EXPECT_EQ(storage_depth(from_xml, "servers"), 4);
+}
+
+TEST(StorageModels, ReplicatedChecksItsFieldsAndItsClustersAndReportsItsGuarantee) {
+  EXPECT_EQ(problem_of([] {
+              two_clusters(json{{"model", "replicated"}, {"depth", 2}});
+            }),
+            "/storage/copies: missing required field \"copies\" (DF, remote copies of each save) for the "
+            "\"replicated\" storage model");
+  EXPECT_EQ(problem_of([] {
+              two_clusters(json{{"model", "buddy"}, {"depth", 2}});
+            }),
+            "/storage/depth: only meaningful with the \"replicated\" storage model");
+  const Topology t = two_clusters(json{{"copies", 2}, {"depth", 2}, {"model", "replicated"}});
+  const FederationLayout layout(t);
+  const StorageContext context{t, layout, 1};
+  const StorageModelInfo& m = StorageModelRegistry::instance().get("replicated");
+  // DF 2, SD 2: offsets j (k even) and 2j + 1 (k odd), j = 1, 2: 1, 2, 3, 5 are distinct other
+  // nodes on 4 nodes; on 5, offset 5 is the node itself.
+  EXPECT_EQ(problem_of([&] { m.check_cluster(0, context); }), "");
+  const Topology five = two_clusters(json{{"copies", 2}, {"depth", 2}, {"model", "replicated"}}, 5);
+  const FederationLayout five_layout(five);
+  EXPECT_EQ(problem_of([&] {
+              m.check_cluster(0, StorageContext{five, five_layout, 1});
+            }),
+            "/storage/copies: cluster c0: with DF = 2 copies and SD = 2 on 5 nodes, the saves with k mod SD = 1 would "
+            "put copy j = 2 on the node itself (offset j*DF^1+1 is a multiple of 5); choose fewer copies, a smaller "
+            "depth or more nodes");
+  EXPECT_EQ(m.results_key, "replicated_storage");
+  EXPECT_EQ(m.results({0}, context).dump(),
+            R"({"copies":2,"depth":2,"mnf":3,"guarantee_nodes":6,"clusters":[{"cluster":"c0","nodes":4,)"
+            R"("mnf_guaranteed":false}]})");
+}
+
+// What `ckptsim list` prints after the protocols: a line per module, its fields indented below.
+TEST(Listing, ApplicationKindsAndStorageModels) {
+  EXPECT_EQ(
+      cli::application_kinds_listing(),
+      "Application kinds (application file: \"kind\": NAME and its fields; every kind also takes \"deterministic\", "
+      "default true):\n"
+      "  stochastic     HC3I report section 5: each process computes for drawn times and, after each step, sends to "
+      "each cluster with a given probability; it never waits for a message\n"
+      "                   total_time  failure-free computation of every process; required\n"
+      "                   clusters  one entry per cluster of the topology: {\"cluster\": name, \"compute\": a duration "
+      "(mean of an exponential) or a distribution, \"send\": {cluster: probability} (default none), \"message_size\": "
+      "s (default the file's)}; required\n"
+      "                   message_size  size of every message; default 1KiB\n"
+      "                   node_matrix  N x N node-to-node send probabilities, replacing every \"send\"; default none\n"
+      "  scripted       an explicit list of computations and sends per node, and scripted failures (the papers' worked "
+      "examples)\n"
+      "                   nodes  node (host name or global index) -> array of actions: {\"compute\": d} or {\"send\": "
+      "node, \"size\": s (default 1KiB), \"label\": l}; required\n"
+      "                   failures  [{\"date\": d, \"node\": n}, ...] in date order, replacing the topology's failure "
+      "model; default none\n"
+      "                   expected  free-form expected outcome, read by tests, ignored by the simulator\n"
+      "  stencil        Jacobi 1D / 2D as a data-flow task graph known to the protocols, block-partitioned over every "
+      "node\n"
+      "                   dims  1 or 2; required\n"
+      "                   width  cells per row; required\n"
+      "                   height  rows (dims 2 only); required with dims 2\n"
+      "                   iterations  steps, each computing a new version of every cell; required\n"
+      "                   task_cost  work of one cell-iteration (seconds at 1 Gf); required\n"
+      "                   cell_size  bytes of one cell's value (a message, a datum in a checkpoint); default 4KiB\n"
+      "                   grid_columns  dims 2: processes per row of the process grid; default the grid with the "
+      "fewest cut edges\n"
+      "                   schedule  in-order or reorder (local reordering); default in-order\n"
+      "                   task_descriptor_size  bytes a checkpoint holds per task not executed yet; default 1KiB\n"
+      "  master-worker  LAM/MPI paper: C = A x B repeated, process 0 the master (bcast, scatter, compute, gather), "
+      "collectives as program-order points\n"
+      "                   matrix_size  n, at least one row per process; required\n"
+      "                   repetitions  R; required\n"
+      "                   row_cost  work of one row of C (seconds at 1 Gf); required\n"
+      "                   element_size  bytes of one matrix element on the wire; default 8\n");
+  EXPECT_EQ(
+      cli::storage_models_listing(),
+      "Storage models (topology: \"storage\": {\"model\": NAME and the fields}, or a cluster's \"storage\": NAME; "
+      "default: the protocol's):\n"
+      "  servers        the remote copy of process i on checkpoint server i mod s (servers never fail)\n"
+      "                   servers  how many checkpoint servers (hosts server-0 ... of a zone \"storage\"); default 1\n"
+      "                   server_link  each server's own link {\"latency\": d, \"bandwidth\": b}; default 10us, "
+      "80MBps\n"
+      "  buddy          the remote copy in the memory of the next node of the same cluster (one failure per buddy "
+      "pair)\n"
+      "  replicated     Bondarenko-Iakobovski: save k of node i on DF nodes of its cluster given by a formula of i, j "
+      "and k mod SD; the last SD saves kept; survives MNF = (DF-1)*SD+1 failures when N >= DF^SD + SD\n"
+      "                   copies  DF, remote copies of each save (integer >= 1); required with the model, no default\n"
+      "                   depth  SD, saves kept per node (integer 1..64); required with the model, no default\n");
+}
+
+} // namespace
+} // namespace ckptsim
