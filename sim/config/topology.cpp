@@ -119,7 +119,7 @@ StorageSpec parse_storage(const json& j, const Where& at) {
 // Each model checks its fields against whether the topology uses it (e.g. a field required where
 // the model is used, meaningless elsewhere). Checks that need the cluster sizes, which a
 // platform XML gives later, come in Run::prepare (StorageModelInfo::check_cluster).
-void check_storage(const Topology& t, const Where& at) {
+void check_storage_fields(const Topology& t, const Where& at) {
   for (const StorageModelInfo& model : StorageModelRegistry::instance().all()) {
     if (!model.check) continue;
     bool used = t.storage.model == model.name;
@@ -191,7 +191,7 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
                 "to shrink onto");
   }
   r.finish();
-  check_storage(t, at);
+  check_storage_fields(t, at);
   return t;
 }
 
