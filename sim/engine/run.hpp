@@ -1,9 +1,12 @@
 /* One simulation: the engine's shared infrastructure. It owns the platform, the workload, the
- * protocol module, the statistics, the trace and the oracle; it keeps the directory of node
- * incarnations, the registry of messages on the wire (so the end of the run is known exactly),
- * the failure bookkeeping (strike, detection notices, restart, deferral, recovery tracking) and
- * the termination rule. Nodes reach each other only through simulated messages; the Run is the
- * engine, not a channel between protocols. */
+ * protocol module, the statistics, the trace and the oracle, and keeps the directory of node
+ * incarnations. Its parts are plain bookkeeping, each with its own file and unit test: the
+ * envelopes on the wire (WireRegistry, wire.hpp), the recoveries and when they move on
+ * (RecoveryTracker), quiescence, termination and how the run ended (Termination, RunEnd). The
+ * Run acts on what they decide with SimGrid: the failure lifecycle (run_failures.cpp), placement
+ * (placement.cpp), the watchdog (run_watchdog.cpp), storage (run_storage.cpp), the results
+ * document (run_results.cpp). Nodes (sim/node) reach each other only through simulated messages;
+ * the Run is the engine, not a channel between protocols. */
 #pragma once
 
 #include "sim/engine/recovery_tracker.hpp"
