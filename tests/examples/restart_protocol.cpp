@@ -1,7 +1,7 @@
 /* The smallest protocol that recovers correctly, the example of docs/ARCHITECTURE.md ("Add a
  * protocol"): no checkpoint; a failure sends every process back to its initial state, and the
  * application resumes when the victim is back. Registered by the tests only, as
- * "example-restart". Every application message carries the sender's epoch (the newest failure
+ * "test-restart". Every application message carries the sender's epoch (the newest failure
  * it restarted for): a message of an undone execution is dropped, one from a newer execution
  * makes the receiver restart first (it has not heard of that failure yet). */
 #include "sim/protocol/protocol.hpp"
@@ -64,7 +64,7 @@ class RestartModule : public ProtocolModule {
   std::unique_ptr<Agent> make_agent(NodeId, bool) const override { return std::make_unique<RestartAgent>(); }
 };
 
-const ProtocolRegistration registration{{"example-restart",
+const ProtocolRegistration registration{{"test-restart",
                                          "example: every failure restarts the application",
                                          [](const ProtocolSetup&) { return std::make_unique<RestartModule>(); },
                                          {}}};

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 using namespace ckptsim;
-using namespace ckptsim::testing;
+using namespace ckptsim::test_support;
 
 TEST(CliList, PrintsProtocolsApplicationKindsAndStorageModels) {
   auto o = run_cli("list");

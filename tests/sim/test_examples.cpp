@@ -1,5 +1,5 @@
 /* The examples of docs/ARCHITECTURE.md, registered only in the tests (tests/examples/), run as
- * users' own modules would. The example protocol "example-restart" applies the policy of the
+ * users' own modules would. The example protocol "test-restart" applies the policy of the
  * protocol "none" (global restart from the initial state) in its own code: under the same
  * failures both must take the same decisions, so every figure of the two runs is equal. */
 #include "tests/support/sim_child.hpp"
@@ -18,7 +18,7 @@ TEST(Examples, RestartProtocolRecoversAsNoneDoes) {
     RunConfig c = make_config(topo, small_application(2, 1.0, 100.0, 0.5, 0.2));
     c.options.seed = static_cast<std::uint64_t>(seed);
     c.options.end_date = 10000;
-    c.options.protocol = "example-restart";
+    c.options.protocol = "test-restart";
     auto example = run_in_child(c);
     c.options.protocol = "none";
     auto none = run_in_child(c);
