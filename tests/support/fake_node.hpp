@@ -81,6 +81,7 @@ class FakeNode : public NodeContext {
   std::vector<Restore> restores;
   std::vector<FailureId> reported; // recovered(id)
   int restarts_completed = 0;
+  std::function<void()> on_restart_complete; // what the engine would read at that moment
   bool paused = false;
   bool stopped = false;
   std::vector<std::string> events; // trace_event names, in order
@@ -130,7 +131,10 @@ class FakeNode : public NodeContext {
   void discard_checkpoint(std::uint64_t number) override;
   double checkpoint_bytes() const override { return ckpt_bytes; }
   double restart_overhead() const override { return overhead; }
-  void restart_complete() override { restarts_completed++; }
+  void restart_complete() override {
+    restarts_completed++;
+    if (on_restart_complete) on_restart_complete();
+  }
   void recovered(FailureId id) override { reported.push_back(id); }
   Stats& stats() override { return statistics; }
   void trace_event(int level, const char* event, nlohmann::ordered_json fields = {}) override;
