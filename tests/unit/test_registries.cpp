@@ -89,12 +89,12 @@ const ApplicationKindRegistration tiny_kind{{
 
 TEST(ApplicationKinds, ListedInRankOrderWithoutTestKinds) {
   EXPECT_EQ(ApplicationKindRegistry::instance().names(),
-            (std::vector<std::string>{"stochastic", "scripted", "stencil", "master-worker"}));
+            (std::vector<std::string>{"stochastic", "scripted", "stencil", "master-worker", "mpi-trace"}));
   EXPECT_EQ(ApplicationKindRegistry::instance().all().front().name, "test-tiny"); // rank -1
   EXPECT_EQ(problem_of([] {
               parse_application(json{{"kind", "random"}}, "app.json", two_clusters());
             }),
-            "/kind: \"random\" is not one of: stochastic, scripted, stencil, master-worker");
+            "/kind: \"random\" is not one of: stochastic, scripted, stencil, master-worker, mpi-trace");
 }
 
 TEST(ApplicationKinds, ATestKindIsParsedAndRunsItsWorkload) {
@@ -114,7 +114,8 @@ TEST(ApplicationKinds, ListedFieldsAreExactlyTheFieldsTheParserReads) {
         {"clusters", {{{"cluster", "c0"}, {"compute", "1s"}}, {{"cluster", "c1"}, {"compute", "1s"}}}}}},
       {"scripted", {{"nodes", json::object()}}},
       {"stencil", {{"dims", 1}, {"width", 10}, {"iterations", 2}, {"task_cost", 1}}},
-      {"master-worker", {{"matrix_size", 10}, {"repetitions", 1}, {"row_cost", 1}}}};
+      {"master-worker", {{"matrix_size", 10}, {"repetitions", 1}, {"row_cost", 1}}},
+      {"mpi-trace", {{"trace", CKPTSIM_SOURCE_DIR "/tests/data/mpi/pingpong.ti"}, {"placement", "linear"}}}};
   for (const std::string& name : ApplicationKindRegistry::instance().names()) {
     ASSERT_TRUE(docs.count(name)) << "give the new kind \"" << name << "\" a document here";
     json doc = docs.at(name);
@@ -247,7 +248,13 @@ TEST(Listing, ApplicationKindsAndStorageModels) {
       "                   matrix_size  n, at least one row per process; required\n"
       "                   repetitions  R; required\n"
       "                   row_cost  work of one row of C (seconds at 1 Gf); required\n"
-      "                   element_size  bytes of one matrix element on the wire; default 8\n");
+      "                   element_size  bytes of one matrix element on the wire; default 8\n"
+      "  mpi-trace      an MPI program's time-independent trace (smpirun -trace-ti), replayed: computations in "
+      "flops at the node's speed, point-to-point messages and collectives through the protocol\n"
+      "                   trace  the index file smpirun -trace-ti writes (one file per rank) or one file holding "
+      "every rank's actions; relative to the application file; required\n"
+      "                   placement  \"linear\" (rank i on node i in platform order), \"round-robin\" (over the "
+      "clusters) or an array of node names (host name or global index) by rank; default \"linear\"\n");
   EXPECT_EQ(
       cli::storage_models_listing(),
       "Storage models (topology: \"storage\": {\"model\": NAME and the fields}, or a cluster's \"storage\": NAME; "

@@ -1,0 +1,62 @@
+/* Builds one rank's program while its trace is lowered: primitive operations, receives in posting
+ * order, and the request bookkeeping of non-blocking point-to-point calls that SMPI's replay keeps
+ * (requests found again by (source, destination, tag), oldest first). */
+#pragma once
+
+#include "sim/app/mpi_trace/program.hpp"
+
+#include <deque>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace ckptsim::mpi {
+
+/** @brief A send before matching: where it goes, with which tag, and its op. */
+struct PendingSend {
+  std::int32_t dst;
+  std::int32_t tag;
+  std::uint32_t op;
+};
+
+class RankBuilder {
+ public:
+  RankBuilder(int rank, RankProgram& program)
+      : rank_(rank)
+      , p_(program) {}
+
+  int rank() const { return rank_; }
+  /** @brief The trace action the next operations come from. */
+  void at(std::uint32_t action) { action_ = action; }
+
+  void compute(double flops);
+  void sleep(double seconds);
+  void send(int dst, int tag, double bytes);
+  /** @brief Posts a receive; returns its index. */
+  std::uint32_t post(int src, int tag, double bytes);
+  /** @brief Waits until every receive of @p recvs has its message (nothing for an empty list). */
+  void wait(const std::vector<std::uint32_t>& recvs);
+  void recv(int src, int tag, double bytes) { wait({post(src, tag, bytes)}); }
+
+  // ---- the requests of non-blocking calls (isend, irecv), as SMPI's replay keeps them ----
+  void add_send_request(int dst, int tag) { requests_[{rank_, dst, tag}].push_back(kSendRequest); }
+  void add_recv_request(int src, int tag, std::uint32_t recv) { requests_[{src, rank_, tag}].push_back(recv); }
+  /** @brief "wait SRC DST TAG": waits for the oldest request of that key, if any. */
+  void wait_request(int src, int dst, int tag);
+  /** @brief "test SRC DST TAG": the oldest request of that key goes to the back of its list. */
+  void test_request(int src, int dst, int tag);
+  /** @brief "waitall", and the end of the trace: waits for every pending request. */
+  void wait_all_requests();
+
+  const std::vector<PendingSend>& sends() const { return sends_; }
+
+ private:
+  static constexpr std::uint32_t kSendRequest = 0xffffffffu;
+  int rank_;
+  RankProgram& p_;
+  std::uint32_t action_ = 0;
+  std::vector<PendingSend> sends_;
+  std::map<std::tuple<int, int, int>, std::deque<std::uint32_t>> requests_;
+};
+
+} // namespace ckptsim::mpi

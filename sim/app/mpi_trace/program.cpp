@@ -1,0 +1,184 @@
+#include "sim/app/mpi_trace/program.hpp"
+
+#include "sim/app/mpi_trace/builder.hpp"
+#include "sim/app/mpi_trace/collectives.hpp"
+#include "sim/config/input_error.hpp"
+
+#include <deque>
+#include <fmt/format.h>
+#include <map>
+#include <tuple>
+
+namespace ckptsim::mpi {
+
+namespace {
+
+[[noreturn]] void fail_trace(const Trace& t, const TraceAction& a, const std::string& problem) {
+  throw InputError(t.files[a.file], fmt::format("line {}", a.line), problem);
+}
+
+void lower_rank(const Trace& t, int rank, RankBuilder& b) {
+  const auto& actions = t.ranks[static_cast<std::size_t>(rank)];
+  for (std::uint32_t i = 0; i < actions.size(); i++) {
+    const TraceAction& a = actions[i];
+    b.at(i);
+    switch (a.action) {
+    case Action::Init:
+    case Action::Finalize:
+    case Action::CommSize:
+    case Action::CommSplit:
+    case Action::CommDup:
+    case Action::Location:
+      break;
+    case Action::Compute:
+      b.compute(a.amount);
+      break;
+    case Action::Sleep:
+      b.sleep(a.amount);
+      break;
+    case Action::Send:
+      b.send(a.peer, a.tag, a.amount);
+      break;
+    case Action::Isend:
+      b.send(a.peer, a.tag, a.amount);
+      b.add_send_request(a.peer, a.tag);
+      break;
+    case Action::Recv:
+      b.recv(a.peer, a.tag, a.amount);
+      break;
+    case Action::Irecv:
+      b.add_recv_request(a.peer, a.tag, b.post(a.peer, a.tag, a.amount));
+      break;
+    case Action::Test:
+      b.test_request(a.peer, a.peer2, a.tag);
+      break;
+    case Action::Wait:
+      b.wait_request(a.peer, a.peer2, a.tag);
+      break;
+    case Action::Waitall:
+      b.wait_all_requests();
+      break;
+    case Action::SendRecv: { // Request::sendrecv: both posted, then both waited; tag 0
+      std::uint32_t in = b.post(a.peer2, 0, a.amount2);
+      b.send(a.peer, 0, a.amount);
+      b.wait({in});
+      break;
+    }
+    default:
+      lower_collective(t, a, b);
+      break;
+    }
+  }
+  // SMPI's replay ends a rank by waiting for the requests still pending.
+  b.at(actions.empty() ? 0 : static_cast<std::uint32_t>(actions.size() - 1));
+  b.wait_all_requests();
+}
+
+/** @brief Pairs the k-th send of each (source, destination, tag) with the k-th receive posted for
+ *  it; fills Op::first of sends and recv_of_send. */
+void match(const Trace& t, Program& p, const std::vector<std::vector<PendingSend>>& sends) {
+  const int n = p.num_ranks();
+  std::map<std::tuple<int, int, int>, std::deque<std::uint32_t>> posted; // (src, dst, tag) -> receives
+  for (int d = 0; d < n; d++) {
+    const auto& recvs = p.ranks[static_cast<std::size_t>(d)].recvs;
+    for (std::uint32_t r = 0; r < recvs.size(); r++) posted[{recvs[r].src, d, recvs[r].tag}].push_back(r);
+  }
+  for (int s = 0; s < n; s++) {
+    RankProgram& sender = p.ranks[static_cast<std::size_t>(s)];
+    for (const PendingSend& ps : sends[static_cast<std::size_t>(s)]) {
+      auto it = posted.find({s, ps.dst, ps.tag});
+      Op& op = sender.ops[ps.op];
+      const TraceAction& a = t.ranks[static_cast<std::size_t>(s)][op.action];
+      if (it == posted.end() || it->second.empty())
+        fail_trace(t, a,
+                   fmt::format("rank {}'s {} to rank {}{} has no matching receive in rank {}'s trace", s,
+                               action_name(a.action), ps.dst, ps.tag >= 0 ? fmt::format(" (tag {})", ps.tag) : "",
+                               ps.dst));
+      std::uint32_t r = it->second.front();
+      it->second.pop_front();
+      op.first = r;
+      Recv& recv = p.ranks[static_cast<std::size_t>(ps.dst)].recvs[r];
+      if (recv.bytes < 0) recv.bytes = op.amount;
+      if (ps.dst != s) sender.recv_of_send.push_back(r);
+    }
+  }
+  for (const auto& [key, left] : posted)
+    if (!left.empty()) {
+      const auto& [src, dst, tag] = key;
+      const Recv& r = p.ranks[static_cast<std::size_t>(dst)].recvs[left.front()];
+      const TraceAction& a = t.ranks[static_cast<std::size_t>(dst)][r.action];
+      fail_trace(t, a,
+                 fmt::format("rank {}'s {} from rank {}{} has no matching send in rank {}'s trace", dst,
+                             action_name(a.action), src, tag >= 0 ? fmt::format(" (tag {})", tag) : "", src));
+    }
+}
+
+/** @brief Runs every rank as far as it can with eager sends, in no time: a rank stuck at a wait
+ *  whose message is never sent means the trace deadlocks (the run would never end). */
+void check_deadlock(const Trace& t, const Program& p) {
+  const int n = p.num_ranks();
+  std::vector<std::size_t> pc(static_cast<std::size_t>(n), 0);
+  std::vector<std::vector<char>> arrived(static_cast<std::size_t>(n));
+  for (int r = 0; r < n; r++)
+    arrived[static_cast<std::size_t>(r)].assign(p.ranks[static_cast<std::size_t>(r)].recvs.size(), 0);
+  std::vector<char> queued(static_cast<std::size_t>(n), 1);
+  std::deque<int> runnable;
+  for (int r = 0; r < n; r++) runnable.push_back(r);
+  while (!runnable.empty()) {
+    const int r = runnable.front();
+    runnable.pop_front();
+    queued[static_cast<std::size_t>(r)] = 0;
+    const RankProgram& rp = p.ranks[static_cast<std::size_t>(r)];
+    std::size_t& i = pc[static_cast<std::size_t>(r)];
+    for (; i < rp.ops.size(); i++) {
+      const Op& op = rp.ops[i];
+      if (op.kind == Op::Kind::Send) {
+        arrived[static_cast<std::size_t>(op.peer)][op.first] = 1;
+        if (!queued[static_cast<std::size_t>(op.peer)]) {
+          queued[static_cast<std::size_t>(op.peer)] = 1;
+          runnable.push_back(op.peer);
+        }
+      } else if (op.kind == Op::Kind::Wait) {
+        bool ready = true;
+        for (std::uint32_t k = 0; k < op.count && ready; k++)
+          ready = arrived[static_cast<std::size_t>(r)][rp.waits[op.first + k]] != 0;
+        if (!ready) break;
+      }
+    }
+  }
+  for (int r = 0; r < n; r++) {
+    const RankProgram& rp = p.ranks[static_cast<std::size_t>(r)];
+    std::size_t i = pc[static_cast<std::size_t>(r)];
+    if (i == rp.ops.size()) continue;
+    const Op& op = rp.ops[i];
+    std::uint32_t missing = 0;
+    for (std::uint32_t k = 0; k < op.count; k++)
+      if (!arrived[static_cast<std::size_t>(r)][rp.waits[op.first + k]]) {
+        missing = rp.waits[op.first + k];
+        break;
+      }
+    const Recv& recv = rp.recvs[missing];
+    fail_trace(t, t.ranks[static_cast<std::size_t>(r)][op.action],
+               fmt::format("the trace deadlocks: rank {} waits here for a message from rank {}{} that is never sent "
+                           "(every rank runs as far as it can with eager sends)",
+                           r, recv.src, recv.tag >= 0 ? fmt::format(" (tag {})", recv.tag) : std::string()));
+  }
+}
+
+} // namespace
+
+Program lower(const Trace& trace) {
+  Program p;
+  p.ranks.resize(static_cast<std::size_t>(trace.num_ranks()));
+  std::vector<std::vector<PendingSend>> sends(p.ranks.size());
+  for (int r = 0; r < trace.num_ranks(); r++) {
+    RankBuilder b(r, p.ranks[static_cast<std::size_t>(r)]);
+    lower_rank(trace, r, b);
+    sends[static_cast<std::size_t>(r)] = b.sends();
+  }
+  match(trace, p, sends);
+  check_deadlock(trace, p);
+  return p;
+}
+
+} // namespace ckptsim::mpi

@@ -1,0 +1,453 @@
+/* Reading a time-independent trace. The grammar is the one SimGrid 3.32's replay accepts
+ * (src/smpi/internals/smpi_replay.cpp, the *Parser classes): a line is "RANK ACTION ARG...",
+ * separated by blanks; empty lines and lines starting with '#' are skipped; counts are in
+ * elements of a datatype given by its SMPI id (smpi_datatype.cpp), MPI_BYTE by default (MPI_DOUBLE
+ * when the rank's "init" has an argument, as SMPI does for MPE traces). docs/MODEL.md tells what
+ * each action does in the replay. */
+#include "sim/app/mpi_trace/trace.hpp"
+
+#include "sim/config/input_error.hpp"
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <unordered_map>
+
+namespace ckptsim::mpi {
+
+namespace {
+
+// Sizes in bytes of SMPI's predefined datatypes by id (x86-64), smpi_datatype.cpp at v3.32.
+constexpr std::array<int, 60> kDatatypeSize = {
+    8, 4,  1, 2,  8,  4, 1,  8,  1, 1,  2,  4,  8,  8,  16, 4, 1,  1,  2, 4, // 0-19
+    8, 1,  2, 4,  8,  8, 16, 32, 8, 8,  8,  16, 16, 8,  8,  8, 16, 16, 4, 4, // 20-39
+    8, 16, 8, 16, 16, 4, 2,  4,  8, 16, 32, 1,  8,  16, 32, 0, 0,  1,  8, 8, // 40-59
+};
+constexpr int kDouble = 0;
+constexpr int kByte = 6;
+
+class LineReader {
+ public:
+  LineReader(Trace& trace, std::uint32_t file, std::uint32_t line, std::vector<std::string> tokens)
+      : trace_(trace)
+      , file_(file)
+      , line_(line)
+      , t_(std::move(tokens)) {}
+
+  [[noreturn]] void fail(const std::string& problem) const {
+    throw InputError(trace_.files[file_], fmt::format("line {}", line_), problem);
+  }
+  std::size_t size() const { return t_.size(); }
+  const std::string& token(std::size_t i) const { return t_[i]; }
+  /** @brief Requires @p mandatory arguments after the rank and the action, allows @p optional more. */
+  void arity(std::size_t mandatory, std::size_t optional) const {
+    std::size_t args = t_.size() - 2;
+    if (args < mandatory || args > mandatory + optional)
+      fail(optional == 0
+               ? fmt::format("\"{}\" takes {} argument{}, not {}", t_[1], mandatory, mandatory == 1 ? "" : "s", args)
+               : fmt::format("\"{}\" takes {} to {} arguments, not {}", t_[1], mandatory, mandatory + optional, args));
+  }
+  double number(std::size_t i, const char* what) const {
+    const std::string& s = t_[i];
+    std::size_t used = 0;
+    double v = 0;
+    try {
+      v = std::stod(s, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != s.size() || !std::isfinite(v)) fail(fmt::format("{} \"{}\" is not a number", what, s));
+    return v;
+  }
+  double nonnegative(std::size_t i, const char* what) const {
+    double v = number(i, what);
+    if (v < 0) fail(fmt::format("{} {} is negative", what, t_[i]));
+    return v;
+  }
+  std::int32_t integer(std::size_t i, const char* what, double min) const {
+    double v = number(i, what);
+    if (v != std::trunc(v) || v < min || v > std::numeric_limits<std::int32_t>::max())
+      fail(fmt::format("{} \"{}\" is not an integer >= {}", what, t_[i], min));
+    return static_cast<std::int32_t>(v);
+  }
+  std::int32_t rank_at(std::size_t i, const char* what, int ranks) const {
+    std::int32_t r = integer(i, what, 0);
+    if (ranks > 0 && r >= ranks) fail(fmt::format("{} {} is not a rank of this trace (0 to {})", what, r, ranks - 1));
+    return r;
+  }
+  /** @brief Bytes of a datatype: the id at @p i when the line has it, else @p fallback's. */
+  int datatype(std::size_t i, int fallback) const {
+    if (i >= t_.size()) return kDatatypeSize[static_cast<std::size_t>(fallback)];
+    std::int32_t id = integer(i, "datatype", 0);
+    if (id >= static_cast<std::int32_t>(kDatatypeSize.size()))
+      fail(fmt::format("datatype {} is not one of SMPI's predefined datatypes (ids 0 to {})", id,
+                       kDatatypeSize.size() - 1));
+    return kDatatypeSize[static_cast<std::size_t>(id)];
+  }
+
+ private:
+  Trace& trace_;
+  std::uint32_t file_;
+  std::uint32_t line_;
+  std::vector<std::string> t_;
+};
+
+struct RankContext {
+  int default_type = kByte;
+};
+
+/** @brief Parses the action of @p r (tokens 1...) into @p a; @p ranks: the trace's rank count. */
+void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ranks, std::vector<double>& counts) {
+  static const std::unordered_map<std::string, Action> kActions = {
+      {"init", Action::Init},
+      {"finalize", Action::Finalize},
+      {"comm_size", Action::CommSize},
+      {"comm_split", Action::CommSplit},
+      {"comm_dup", Action::CommDup},
+      {"location", Action::Location},
+      {"compute", Action::Compute},
+      {"sleep", Action::Sleep},
+      {"send", Action::Send},
+      {"isend", Action::Isend},
+      {"recv", Action::Recv},
+      {"irecv", Action::Irecv},
+      {"test", Action::Test},
+      {"wait", Action::Wait},
+      {"waitall", Action::Waitall},
+      {"sendRecv", Action::SendRecv},
+      {"barrier", Action::Barrier},
+      {"bcast", Action::Bcast},
+      {"reduce", Action::Reduce},
+      {"allreduce", Action::Allreduce},
+      {"alltoall", Action::Alltoall},
+      {"alltoallv", Action::Alltoallv},
+      {"gather", Action::Gather},
+      {"gatherv", Action::Gatherv},
+      {"scatter", Action::Scatter},
+      {"scatterv", Action::Scatterv},
+      {"allgather", Action::Allgather},
+      {"allgatherv", Action::Allgatherv},
+      {"reducescatter", Action::ReduceScatter},
+  };
+  auto it = kActions.find(r.token(1));
+  if (it == kActions.end())
+    r.fail(fmt::format("unknown action \"{}\" (the actions of SimGrid 3.32's time-independent traces: init, "
+                       "finalize, compute, sleep, send, isend, recv, irecv, test, wait, waitall, sendRecv, barrier, "
+                       "bcast, reduce, allreduce, alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, "
+                       "comm_size, comm_split, comm_dup, location)",
+                       r.token(1)));
+  a.action = it->second;
+  const std::size_t n = static_cast<std::size_t>(ranks);
+  auto v_counts = [&](std::size_t first, int type) {
+    a.counts = static_cast<std::uint32_t>(counts.size());
+    for (std::size_t i = 0; i < n; i++) counts.push_back(r.nonnegative(first + i, "count") * type);
+  };
+  switch (a.action) {
+  case Action::Init:
+    r.arity(0, 1);
+    ctx.default_type = r.size() > 2 ? kDouble : kByte;
+    break;
+  case Action::Finalize:
+  case Action::CommSplit:
+  case Action::CommDup:
+  case Action::Barrier:
+  case Action::Waitall:
+    r.arity(0, 0);
+    break;
+  case Action::CommSize:
+    r.arity(1, 0);
+    r.integer(2, "communicator size", 1);
+    break;
+  case Action::Location:
+    r.arity(2, 0);
+    r.integer(3, "line", 0);
+    break;
+  case Action::Compute:
+    r.arity(1, 0);
+    a.amount = r.nonnegative(2, "flops");
+    break;
+  case Action::Sleep:
+    r.arity(1, 0);
+    a.amount = r.nonnegative(2, "duration");
+    break;
+  case Action::Send:
+  case Action::Isend:
+  case Action::Recv:
+  case Action::Irecv: {
+    r.arity(3, 1);
+    a.peer = r.rank_at(2, "partner", ranks);
+    a.tag = r.integer(3, "tag", 0);
+    const bool receive = a.action == Action::Recv || a.action == Action::Irecv;
+    // A receive of unknown size (negative: SMPI probes the matching send) takes the send's size.
+    double count = receive ? r.number(4, "count") : r.nonnegative(4, "count");
+    a.amount = count < 0 ? -1 : count * r.datatype(5, ctx.default_type);
+    break;
+  }
+  case Action::Test:
+  case Action::Wait:
+    r.arity(3, 0);
+    a.peer = r.rank_at(2, "source", ranks);
+    a.peer2 = r.rank_at(3, "destination", ranks);
+    a.tag = r.integer(4, "tag", 0);
+    break;
+  case Action::SendRecv:
+    r.arity(4, 2);
+    a.peer = r.rank_at(3, "destination", ranks);
+    a.amount = r.nonnegative(2, "send count") * r.datatype(6, ctx.default_type);
+    a.peer2 = r.rank_at(5, "source", ranks);
+    a.amount2 = r.nonnegative(4, "receive count") * r.datatype(7, ctx.default_type);
+    break;
+  case Action::Bcast:
+    r.arity(1, 2);
+    a.amount = r.nonnegative(2, "count") * r.datatype(4, ctx.default_type);
+    a.peer = r.size() > 3 ? r.rank_at(3, "root", ranks) : 0;
+    break;
+  case Action::Reduce:
+    r.arity(2, 2);
+    a.amount = r.nonnegative(2, "count") * r.datatype(5, ctx.default_type);
+    a.compute = r.nonnegative(3, "flops");
+    a.peer = r.size() > 4 ? r.rank_at(4, "root", ranks) : 0;
+    break;
+  case Action::Allreduce:
+    r.arity(2, 1);
+    a.amount = r.nonnegative(2, "count") * r.datatype(4, ctx.default_type);
+    a.compute = r.nonnegative(3, "flops");
+    break;
+  case Action::Alltoall:
+    r.arity(2, 2);
+    a.amount = r.nonnegative(2, "send count") * r.datatype(4, ctx.default_type);
+    a.amount2 = r.nonnegative(3, "receive count") * r.datatype(5, ctx.default_type);
+    break;
+  case Action::Gather:
+  case Action::Scatter:
+    r.arity(2, 3);
+    a.amount = r.nonnegative(2, "send count") * r.datatype(5, ctx.default_type);
+    a.amount2 = r.nonnegative(3, "receive count") * r.datatype(6, ctx.default_type);
+    a.peer = r.size() > 4 ? r.rank_at(4, "root", ranks) : 0;
+    break;
+  case Action::Allgather:
+    r.arity(2, 2);
+    a.amount = r.nonnegative(2, "send count") * r.datatype(4, ctx.default_type);
+    a.amount2 = r.nonnegative(3, "receive count") * r.datatype(5, ctx.default_type);
+    break;
+  case Action::Gatherv: { // sendcount, recvcounts[ranks], [root, sendtype, recvtype]
+    r.arity(n + 1, 3);
+    int recv_type = r.datatype(5 + n, ctx.default_type);
+    a.amount = r.nonnegative(2, "send count") * r.datatype(4 + n, ctx.default_type);
+    v_counts(3, recv_type);
+    a.peer = r.size() > 3 + n ? r.rank_at(3 + n, "root", ranks) : 0;
+    break;
+  }
+  case Action::Allgatherv: { // sendcount, recvcounts[ranks], [sendtype, recvtype | displacements...]
+    if (r.size() < n + 3) r.arity(n + 1, 2);
+    // SMPI: more than 2 values after the counts are displacements, with or without the two types.
+    int send_type = ctx.default_type, recv_type = ctx.default_type;
+    if (r.size() > 3 + 2 * n) {
+      if (r.size() != 5 + 2 * n) r.arity(n + 1, 2 + n);
+      send_type = r.integer(3 + n, "datatype", 0), recv_type = r.integer(4 + n, "datatype", 0);
+    } else if (r.size() > 3 + n + 2) {
+      if (r.size() != 3 + 2 * n) r.arity(2 * n + 1, 0);
+    } else {
+      if (r.size() > 3 + n) send_type = r.integer(3 + n, "datatype", 0);
+      if (r.size() > 4 + n) recv_type = r.integer(4 + n, "datatype", 0);
+    }
+    for (int t : {send_type, recv_type})
+      if (t >= static_cast<int>(kDatatypeSize.size())) r.fail(fmt::format("datatype {} is not one of SMPI's", t));
+    a.amount = r.nonnegative(2, "send count") * kDatatypeSize[static_cast<std::size_t>(send_type)];
+    v_counts(3, kDatatypeSize[static_cast<std::size_t>(recv_type)]);
+    break;
+  }
+  case Action::Scatterv: { // sendcounts[ranks], recvcount, [root, sendtype, recvtype]
+    r.arity(n + 1, 3);
+    int send_type = r.datatype(4 + n, ctx.default_type);
+    v_counts(2, send_type);
+    a.amount2 = r.nonnegative(2 + n, "receive count") * r.datatype(5 + n, ctx.default_type);
+    a.peer = r.size() > 3 + n ? r.rank_at(3 + n, "root", ranks) : 0;
+    break;
+  }
+  case Action::Alltoallv: { // sendbuf, sendcounts[ranks], recvbuf, recvcounts[ranks], [sendtype, recvtype]
+    r.arity(2 * n + 2, 2);
+    int send_type = r.datatype(4 + 2 * n, ctx.default_type);
+    int recv_type = r.datatype(5 + 2 * n, ctx.default_type);
+    r.nonnegative(2, "send buffer size");
+    r.nonnegative(3 + n, "receive buffer size");
+    v_counts(3, send_type);
+    v_counts(4 + n, recv_type);
+    a.counts -= static_cast<std::uint32_t>(n); // the first of the two arrays
+    break;
+  }
+  case Action::ReduceScatter: { // recvcounts[ranks], flops, [type]
+    r.arity(n + 1, 1);
+    int type = r.datatype(3 + n, ctx.default_type);
+    v_counts(2, type);
+    a.compute = r.nonnegative(2 + n, "flops");
+    break;
+  }
+  }
+}
+
+std::vector<std::string> split(const std::string& line) {
+  std::vector<std::string> t;
+  std::istringstream in(line);
+  std::string w;
+  while (in >> w) t.push_back(w);
+  return t;
+}
+
+std::string resolve(const std::string& name, const std::filesystem::path& folder) {
+  std::filesystem::path p(name);
+  return p.is_absolute() ? name : (folder / p).string();
+}
+
+struct RawLine {
+  std::uint32_t line;
+  std::vector<std::string> tokens;
+};
+
+std::vector<RawLine> read_lines(const std::string& path, const std::string& what) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", fmt::format("cannot read this {}", what));
+  std::vector<RawLine> lines;
+  std::string text;
+  std::uint32_t no = 0;
+  while (std::getline(in, text)) {
+    no++;
+    auto t = split(text);
+    if (t.empty() || t[0][0] == '#') continue;
+    lines.push_back({no, std::move(t)});
+  }
+  return lines;
+}
+
+/** @brief The rank a line starts with, or -1 when its first token is not a rank. */
+int leading_rank(const std::vector<std::string>& t) {
+  const std::string& s = t[0];
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) return -1;
+  return std::stoi(s);
+}
+
+} // namespace
+
+const char* action_name(Action a) {
+  switch (a) {
+  case Action::Init:
+    return "init";
+  case Action::Finalize:
+    return "finalize";
+  case Action::CommSize:
+    return "comm_size";
+  case Action::CommSplit:
+    return "comm_split";
+  case Action::CommDup:
+    return "comm_dup";
+  case Action::Location:
+    return "location";
+  case Action::Compute:
+    return "compute";
+  case Action::Sleep:
+    return "sleep";
+  case Action::Send:
+    return "send";
+  case Action::Isend:
+    return "isend";
+  case Action::Recv:
+    return "recv";
+  case Action::Irecv:
+    return "irecv";
+  case Action::Test:
+    return "test";
+  case Action::Wait:
+    return "wait";
+  case Action::Waitall:
+    return "waitall";
+  case Action::SendRecv:
+    return "sendRecv";
+  case Action::Barrier:
+    return "barrier";
+  case Action::Bcast:
+    return "bcast";
+  case Action::Reduce:
+    return "reduce";
+  case Action::Allreduce:
+    return "allreduce";
+  case Action::Alltoall:
+    return "alltoall";
+  case Action::Alltoallv:
+    return "alltoallv";
+  case Action::Gather:
+    return "gather";
+  case Action::Gatherv:
+    return "gatherv";
+  case Action::Scatter:
+    return "scatter";
+  case Action::Scatterv:
+    return "scatterv";
+  case Action::Allgather:
+    return "allgather";
+  case Action::Allgatherv:
+    return "allgatherv";
+  case Action::ReduceScatter:
+    return "reducescatter";
+  }
+  return "?";
+}
+
+std::string Trace::where(const TraceAction& a) const { return fmt::format("{}:{}", files[a.file], a.line); }
+
+Trace read_trace(const std::string& path) {
+  Trace trace;
+  auto lines = read_lines(path, "trace");
+  if (lines.empty()) throw InputError(path, "", "the trace holds no action");
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  // An index names one file per line; an action file's lines start with a rank and an action.
+  const bool index = lines.front().tokens.size() == 1 && leading_rank(lines.front().tokens) < 0;
+  std::vector<std::pair<std::uint32_t, std::vector<RawLine>>> sources; // (file index, lines)
+  trace.files.push_back(path);
+  if (index) {
+    for (const auto& l : lines) {
+      if (l.tokens.size() != 1)
+        throw InputError(path, fmt::format("line {}", l.line),
+                         "an index lists one trace file per line (the files of ranks 0, 1, ... in order)");
+      trace.files.push_back(resolve(l.tokens[0], folder));
+      sources.emplace_back(static_cast<std::uint32_t>(trace.files.size() - 1),
+                           read_lines(trace.files.back(), "rank's trace file (listed in " + path + ")"));
+    }
+  } else {
+    sources.emplace_back(0, std::move(lines));
+  }
+  // The rank count: the number of files of an index, else the highest rank + 1.
+  int ranks = 0;
+  if (index) {
+    ranks = static_cast<int>(sources.size());
+  } else {
+    for (const auto& l : sources.front().second) ranks = std::max(ranks, leading_rank(l.tokens) + 1);
+  }
+  trace.ranks.resize(static_cast<std::size_t>(ranks));
+  std::vector<RankContext> contexts(static_cast<std::size_t>(ranks));
+  for (std::size_t s = 0; s < sources.size(); s++) {
+    const auto& [file, raw] = sources[s];
+    for (const auto& l : raw) {
+      LineReader r(trace, file, l.line, l.tokens);
+      int rank = leading_rank(l.tokens);
+      if (rank < 0 || l.tokens.size() < 2) r.fail("expected \"RANK ACTION ARGUMENTS...\", e.g. \"0 compute 1e6\"");
+      if (index && rank != static_cast<int>(s))
+        r.fail(fmt::format("an action of rank {} in the file of rank {} (the index lists the ranks' files in order)",
+                           rank, s));
+      TraceAction a;
+      a.file = file;
+      a.line = l.line;
+      parse_action(r, a, contexts[static_cast<std::size_t>(rank)], ranks, trace.counts);
+      trace.ranks[static_cast<std::size_t>(rank)].push_back(a);
+    }
+  }
+  for (int rank = 0; rank < ranks; rank++)
+    if (trace.ranks[static_cast<std::size_t>(rank)].empty())
+      throw InputError(path, "", fmt::format("rank {} has no action (ranks go from 0 to {})", rank, ranks - 1));
+  return trace;
+}
+
+} // namespace ckptsim::mpi
