@@ -22,6 +22,10 @@ struct ApplicationKindInfo {
   int rank = 0;            // position in listings and in the message naming the valid kinds
   // The kind's fields besides "kind" and "deterministic": name, description (with default).
   std::vector<std::pair<std::string, std::string>> fields;
+  // The network model of its runs unless --network-model names one: "CM02" (the papers'
+  // latency + size / bandwidth) for the papers' kinds; "SMPI" for an MPI trace, so that a
+  // replay takes the time SMPI's own replay of the trace takes (docs/MODEL.md).
+  std::string network_model = "CM02";
   /** Reads the kind's fields from @p doc into app.spec (and app.scripted_failures for a kind
    *  that lists failures); @p topology gives the cluster names and, without a platform XML,
    *  the node count. */

@@ -98,8 +98,9 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "2: + every node action")("set", po::value(&opt.overrides)->composing(),
                                 "override an input field: PATH=VALUE, PATH starting with "
                                 "topology/, application/ or timers/ (repeatable)")(
-      "network-model", po::value(&opt.network_model)->default_value("CM02"),
-      "CM02 (latency + size/bandwidth, as in the papers) or LV08")(
+      "network-model", po::value(&opt.network_model),
+      "CM02 (latency + size/bandwidth, as in the papers), LV08 or SMPI (SimGrid's model of MPI, with its "
+      "size-dependent factors); default CM02, SMPI for an mpi-trace application")(
       "progress", po::value<bool>(), "progress line on stderr (default: when stderr is a terminal)")(
       "quiet,q", po::bool_switch(&opt.quiet), "no summary on stdout")(
       "self-test", po::value(&self_test),

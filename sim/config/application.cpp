@@ -16,4 +16,11 @@ Application parse_application(const json& doc, const std::string& file, const To
   return app;
 }
 
+std::string default_network_model(const json& doc) {
+  if (doc.is_object() && doc.contains("kind") && doc["kind"].is_string())
+    if (const auto* kind = ApplicationKindRegistry::instance().find(doc["kind"].get<std::string>()))
+      return kind->network_model;
+  return "CM02";
+}
+
 } // namespace ckptsim

@@ -52,6 +52,9 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   argv.push_back(nullptr);
   int argc = static_cast<int>(simgrid_argv.size());
   engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
+  // The results document says which model ran, chosen or the application's default.
+  if (config_.options.network_model.empty())
+    config_.options.network_model = default_network_model(config_.application_doc);
   configure_network_model(*engine_, config_.options.network_model);
   // The user's own --cfg options win over the model defaults set just above.
   for (const auto& a : simgrid_argv)

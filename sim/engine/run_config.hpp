@@ -22,7 +22,7 @@ struct RunOptions {
   std::string trace_file;
   int trace_level = 1;
   std::string output; // statistics file (.json, or .csv for a table)
-  std::string network_model = "CM02";
+  std::string network_model; // CM02, LV08, SMPI; empty: the application kind's (ApplicationKindInfo)
   bool progress = false;                 // progress line on stderr
   bool quiet = false;                    // no summary on stdout
   std::vector<std::string> simgrid_args; // --cfg=... / --log=... passed to SimGrid

@@ -164,8 +164,12 @@ void configure_network_model(sg4::Engine& engine, const std::string& model) {
     engine.set_config("network/crosstraffic:0");
   } else if (model == "LV08") {
     engine.set_config("network/model:LV08");
+  } else if (model == "SMPI") {
+    // SMPI's own settings: its latency and bandwidth factors by message size, TCP gamma and
+    // cross-traffic left at SimGrid's defaults, as smpirun sets them.
+    engine.set_config("network/model:SMPI");
   } else {
-    throw InputError("command line", "--network-model", fmt::format("unknown model \"{}\" (CM02, LV08)", model));
+    throw InputError("command line", "--network-model", fmt::format("unknown model \"{}\" (CM02, LV08, SMPI)", model));
   }
 }
 

@@ -28,7 +28,8 @@ struct Platform {
   std::vector<sg4::Host*> servers; // checkpoint servers ("servers" storage model)
 };
 
-/** @brief Sets the network model ("CM02": latency + size/bandwidth, as in the papers; "LV08").
+/** @brief Sets the network model ("CM02": latency + size/bandwidth, as in the papers; "LV08";
+ *  "SMPI": SimGrid's model of MPI transfers, for MPI traces).
  *  Must run after the Engine exists and before the platform is created. */
 void configure_network_model(sg4::Engine& engine, const std::string& model);
 

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 using namespace ckptsim;
@@ -101,6 +102,18 @@ TEST(MpiTraceReader, AnIndexListsOneFilePerRankRelativeToItsFolder) {
   EXPECT_EQ(t.where(r1[5]), kMtData + "/ring/ring_1.txt:6");
 }
 
+TEST(MpiTraceReader, AnIndexOfOneLineNamesATraceSharedByEveryRank) {
+  // As SMPI: the index's lines are relative to the working directory, else to the index's folder.
+  std::string shared = mt_file("mt_shared.ti", "0 init\n1 init\n0 send 1 0 1e3\n1 recv 0 0 1000.7\n1 waitall 0\n");
+  std::string index = mt_file("mt_shared_index.ti", std::filesystem::path(shared).filename().string() + "\n");
+  const Trace t = read_trace(index);
+  ASSERT_EQ(t.num_ranks(), 2);
+  EXPECT_EQ(t.files.back(), shared);
+  EXPECT_EQ(t.ranks[0][1].amount, 1000); // counts are numbers, truncated
+  EXPECT_EQ(t.ranks[1][1].amount, 1000);
+  EXPECT_EQ(t.ranks[1][2].action, Action::Waitall);
+}
+
 TEST(MpiTraceReader, DatatypesAndTheMpeDefault) {
   // "init" with an argument makes MPI_DOUBLE the default datatype (SMPI's MPE traces).
   const Trace t = read_trace(mt_file("mt_types.ti", "0 init 1\n1 init\n0 send 1 0 10\n1 recv 0 0 10 1\n"
@@ -129,11 +142,19 @@ TEST(MpiTraceReader, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(error("0 init\n1 init\n0 send 1 0 10 77\n"),
             "line 3: datatype 77 is not one of SMPI's predefined datatypes (ids 0 to 59)");
   EXPECT_EQ(error("0 send 0 1.5 10\n"), "line 1: tag \"1.5\" is not an integer >= 0");
+  EXPECT_EQ(error("0 init\n1 init\n1 recv -333 0 10\n"),
+            "line 3: partner -333 is MPI_ANY_SOURCE: the trace does not say which rank the message comes from, so it "
+            "cannot be replayed (SMPI's replay deadlocks on it too); trace a program that names its sources");
+  EXPECT_EQ(error("0 init\n1 init\n1 recv 0 -444 10\n"),
+            "line 3: tag -444 is MPI_ANY_TAG: the trace does not say which message completes this receive, so it "
+            "cannot be replayed (SMPI's replay deadlocks on it too)");
   EXPECT_EQ(error("zero init\n"), "line 1: expected \"RANK ACTION ARGUMENTS...\", e.g. \"0 compute 1e6\"");
   EXPECT_EQ(error("1 init\n"), ": rank 0 has no action (ranks go from 0 to 1)");
   EXPECT_EQ(error("# nothing\n"), ": the trace holds no action");
-  std::string index = mt_file("mt_index.ti", "mt_missing_rank_file.txt\n");
+  std::string index = mt_file("mt_index.ti", "mt_missing_rank_file.txt\nmt_other.txt\n");
   EXPECT_EQ(mt_problem([&] { read_trace(index); }), ": cannot read this rank's trace file (listed in " + index + ")");
+  std::string one = mt_file("mt_index1.ti", "mt_missing_shared_file.txt\n");
+  EXPECT_EQ(mt_problem([&] { read_trace(one); }), ": cannot read this trace file (listed in " + one + ")");
   EXPECT_EQ(mt_problem([] { read_trace("/nonexistent/app.ti"); }), ": cannot read this trace");
 }
 
@@ -240,7 +261,7 @@ TEST(MpiTraceWorkload, ReplaysPingPongWaitingForItsMessage) {
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].dst, 1);
   EXPECT_EQ(out[0].seq, 0u);
-  EXPECT_EQ(out[0].size, 1e6);
+  EXPECT_EQ(out[0].size, 1e6 + 16); // SMPI's 16-byte envelope on the wire
   EXPECT_FALSE(s0->finished);
   AppStateValue saved = s0; // a checkpoint: a copy of the state
 

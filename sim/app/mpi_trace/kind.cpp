@@ -16,6 +16,7 @@ const ApplicationKindRegistration mpi_trace_kind{{
                          "actions; relative to the application file; required"},
                {"placement", "\"linear\" (rank i on node i in platform order), \"round-robin\" (over the clusters) "
                              "or an array of node names (host name or global index) by rank; default \"linear\""}},
+    .network_model = "SMPI",
     .parse = parse_mpi_trace,
     .make_workload = [](const Application& app,
                         const FederationLayout& layout) { return std::make_unique<MpiTraceWorkload>(app, layout); },

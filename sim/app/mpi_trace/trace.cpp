@@ -68,6 +68,8 @@ class LineReader {
     if (v < 0) fail(fmt::format("{} {} is negative", what, t_[i]));
     return v;
   }
+  /** @brief An element count: SMPI reads a number and truncates it. */
+  double count(std::size_t i, const char* what) const { return std::trunc(nonnegative(i, what)); }
   std::int32_t integer(std::size_t i, const char* what, double min) const {
     double v = number(i, what);
     if (v != std::trunc(v) || v < min || v > std::numeric_limits<std::int32_t>::max())
@@ -75,6 +77,10 @@ class LineReader {
     return static_cast<std::int32_t>(v);
   }
   std::int32_t rank_at(std::size_t i, const char* what, int ranks) const {
+    if (t_[i] == "-333")
+      fail(fmt::format("{} -333 is MPI_ANY_SOURCE: the trace does not say which rank the message comes from, so it "
+                       "cannot be replayed (SMPI's replay deadlocks on it too); trace a program that names its sources",
+                       what));
     std::int32_t r = integer(i, what, 0);
     if (ranks > 0 && r >= ranks) fail(fmt::format("{} {} is not a rank of this trace (0 to {})", what, r, ranks - 1));
     return r;
@@ -144,7 +150,7 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
   const std::size_t n = static_cast<std::size_t>(ranks);
   auto v_counts = [&](std::size_t first, int type) {
     a.counts = static_cast<std::uint32_t>(counts.size());
-    for (std::size_t i = 0; i < n; i++) counts.push_back(r.nonnegative(first + i, "count") * type);
+    for (std::size_t i = 0; i < n; i++) counts.push_back(r.count(first + i, "count") * type);
   };
   switch (a.action) {
   case Action::Init:
@@ -152,15 +158,15 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
     ctx.default_type = r.size() > 2 ? kDouble : kByte;
     break;
   case Action::Finalize:
-  case Action::CommSplit:
-  case Action::CommDup:
   case Action::Barrier:
-  case Action::Waitall:
     r.arity(0, 0);
     break;
-  case Action::CommSize:
-    r.arity(1, 0);
-    r.integer(2, "communicator size", 1);
+  case Action::Waitall: // SMPI writes the number of requests, and ignores it
+    r.arity(0, 1);
+    break;
+  case Action::CommSize: // replayed as nothing, whatever they say
+  case Action::CommSplit:
+  case Action::CommDup:
     break;
   case Action::Location:
     r.arity(2, 0);
@@ -180,10 +186,13 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
   case Action::Irecv: {
     r.arity(3, 1);
     a.peer = r.rank_at(2, "partner", ranks);
+    if (r.token(3) == "-444")
+      r.fail("tag -444 is MPI_ANY_TAG: the trace does not say which message completes this "
+             "receive, so it cannot be replayed (SMPI's replay deadlocks on it too)");
     a.tag = r.integer(3, "tag", 0);
     const bool receive = a.action == Action::Recv || a.action == Action::Irecv;
     // A receive of unknown size (negative: SMPI probes the matching send) takes the send's size.
-    double count = receive ? r.number(4, "count") : r.nonnegative(4, "count");
+    double count = receive ? std::trunc(r.number(4, "count")) : r.count(4, "count");
     a.amount = count < 0 ? -1 : count * r.datatype(5, ctx.default_type);
     break;
   }
@@ -197,47 +206,47 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
   case Action::SendRecv:
     r.arity(4, 2);
     a.peer = r.rank_at(3, "destination", ranks);
-    a.amount = r.nonnegative(2, "send count") * r.datatype(6, ctx.default_type);
+    a.amount = r.count(2, "send count") * r.datatype(6, ctx.default_type);
     a.peer2 = r.rank_at(5, "source", ranks);
-    a.amount2 = r.nonnegative(4, "receive count") * r.datatype(7, ctx.default_type);
+    a.amount2 = r.count(4, "receive count") * r.datatype(7, ctx.default_type);
     break;
   case Action::Bcast:
     r.arity(1, 2);
-    a.amount = r.nonnegative(2, "count") * r.datatype(4, ctx.default_type);
+    a.amount = r.count(2, "count") * r.datatype(4, ctx.default_type);
     a.peer = r.size() > 3 ? r.rank_at(3, "root", ranks) : 0;
     break;
   case Action::Reduce:
     r.arity(2, 2);
-    a.amount = r.nonnegative(2, "count") * r.datatype(5, ctx.default_type);
+    a.amount = r.count(2, "count") * r.datatype(5, ctx.default_type);
     a.compute = r.nonnegative(3, "flops");
     a.peer = r.size() > 4 ? r.rank_at(4, "root", ranks) : 0;
     break;
   case Action::Allreduce:
     r.arity(2, 1);
-    a.amount = r.nonnegative(2, "count") * r.datatype(4, ctx.default_type);
+    a.amount = r.count(2, "count") * r.datatype(4, ctx.default_type);
     a.compute = r.nonnegative(3, "flops");
     break;
   case Action::Alltoall:
     r.arity(2, 2);
-    a.amount = r.nonnegative(2, "send count") * r.datatype(4, ctx.default_type);
-    a.amount2 = r.nonnegative(3, "receive count") * r.datatype(5, ctx.default_type);
+    a.amount = r.count(2, "send count") * r.datatype(4, ctx.default_type);
+    a.amount2 = r.count(3, "receive count") * r.datatype(5, ctx.default_type);
     break;
   case Action::Gather:
   case Action::Scatter:
     r.arity(2, 3);
-    a.amount = r.nonnegative(2, "send count") * r.datatype(5, ctx.default_type);
-    a.amount2 = r.nonnegative(3, "receive count") * r.datatype(6, ctx.default_type);
+    a.amount = r.count(2, "send count") * r.datatype(5, ctx.default_type);
+    a.amount2 = r.count(3, "receive count") * r.datatype(6, ctx.default_type);
     a.peer = r.size() > 4 ? r.rank_at(4, "root", ranks) : 0;
     break;
   case Action::Allgather:
     r.arity(2, 2);
-    a.amount = r.nonnegative(2, "send count") * r.datatype(4, ctx.default_type);
-    a.amount2 = r.nonnegative(3, "receive count") * r.datatype(5, ctx.default_type);
+    a.amount = r.count(2, "send count") * r.datatype(4, ctx.default_type);
+    a.amount2 = r.count(3, "receive count") * r.datatype(5, ctx.default_type);
     break;
   case Action::Gatherv: { // sendcount, recvcounts[ranks], [root, sendtype, recvtype]
     r.arity(n + 1, 3);
     int recv_type = r.datatype(5 + n, ctx.default_type);
-    a.amount = r.nonnegative(2, "send count") * r.datatype(4 + n, ctx.default_type);
+    a.amount = r.count(2, "send count") * r.datatype(4 + n, ctx.default_type);
     v_counts(3, recv_type);
     a.peer = r.size() > 3 + n ? r.rank_at(3 + n, "root", ranks) : 0;
     break;
@@ -257,7 +266,7 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
     }
     for (int t : {send_type, recv_type})
       if (t >= static_cast<int>(kDatatypeSize.size())) r.fail(fmt::format("datatype {} is not one of SMPI's", t));
-    a.amount = r.nonnegative(2, "send count") * kDatatypeSize[static_cast<std::size_t>(send_type)];
+    a.amount = r.count(2, "send count") * kDatatypeSize[static_cast<std::size_t>(send_type)];
     v_counts(3, kDatatypeSize[static_cast<std::size_t>(recv_type)]);
     break;
   }
@@ -265,7 +274,7 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
     r.arity(n + 1, 3);
     int send_type = r.datatype(4 + n, ctx.default_type);
     v_counts(2, send_type);
-    a.amount2 = r.nonnegative(2 + n, "receive count") * r.datatype(5 + n, ctx.default_type);
+    a.amount2 = r.count(2 + n, "receive count") * r.datatype(5 + n, ctx.default_type);
     a.peer = r.size() > 3 + n ? r.rank_at(3 + n, "root", ranks) : 0;
     break;
   }
@@ -298,9 +307,12 @@ std::vector<std::string> split(const std::string& line) {
   return t;
 }
 
+/** @brief A file an index names: as SMPI opens it (relative to the working directory), else
+ *  relative to the index's folder, so a trace moved with its files still works. */
 std::string resolve(const std::string& name, const std::filesystem::path& folder) {
   std::filesystem::path p(name);
-  return p.is_absolute() ? name : (folder / p).string();
+  if (p.is_absolute() || std::filesystem::exists(p)) return name;
+  return (folder / p).string();
 }
 
 struct RawLine {
@@ -407,7 +419,13 @@ Trace read_trace(const std::string& path) {
   const bool index = lines.front().tokens.size() == 1 && leading_rank(lines.front().tokens) < 0;
   std::vector<std::pair<std::uint32_t, std::vector<RawLine>>> sources; // (file index, lines)
   trace.files.push_back(path);
-  if (index) {
+  // An index of one line names a file shared by every rank (SMPI's rule, and what
+  // tracing/smpi/format/ti-one-file writes).
+  const bool shared = index && lines.size() == 1;
+  if (shared) {
+    trace.files.push_back(resolve(lines.front().tokens[0], folder));
+    sources.emplace_back(1, read_lines(trace.files.back(), "trace file (listed in " + path + ")"));
+  } else if (index) {
     for (const auto& l : lines) {
       if (l.tokens.size() != 1)
         throw InputError(path, fmt::format("line {}", l.line),
@@ -421,7 +439,7 @@ Trace read_trace(const std::string& path) {
   }
   // The rank count: the number of files of an index, else the highest rank + 1.
   int ranks = 0;
-  if (index) {
+  if (index && !shared) {
     ranks = static_cast<int>(sources.size());
   } else {
     for (const auto& l : sources.front().second) ranks = std::max(ranks, leading_rank(l.tokens) + 1);
@@ -434,7 +452,7 @@ Trace read_trace(const std::string& path) {
       LineReader r(trace, file, l.line, l.tokens);
       int rank = leading_rank(l.tokens);
       if (rank < 0 || l.tokens.size() < 2) r.fail("expected \"RANK ACTION ARGUMENTS...\", e.g. \"0 compute 1e6\"");
-      if (index && rank != static_cast<int>(s))
+      if (index && !shared && rank != static_cast<int>(s))
         r.fail(fmt::format("an action of rank {} in the file of rank {} (the index lists the ranks' files in order)",
                            rank, s));
       TraceAction a;

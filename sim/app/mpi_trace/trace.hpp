@@ -75,9 +75,10 @@ struct Trace {
 };
 
 /** @brief Reads a trace: @p path is either the index `smpirun -trace-ti` writes (one file name per
- *  line, one file per rank, in rank order; relative names resolved against the index's folder) or
- *  a single file holding every rank's actions, each line starting with its rank. An InputError
- *  names the file and line of the first problem. */
+ *  line, one file per rank in rank order; an index of one line names a file shared by every rank)
+ *  or a file holding every rank's actions, each line starting with its rank. An index's names are
+ *  resolved as SMPI does (relative to the working directory), else against the index's folder.
+ *  An InputError names the file and line of the first problem. */
 Trace read_trace(const std::string& path);
 
 } // namespace ckptsim::mpi

@@ -9,6 +9,9 @@
 namespace ckptsim {
 
 namespace {
+// SMPI puts every message on the wire with a 16-byte MPI envelope (smpi_request.cpp): so do we.
+constexpr double kEnvelope = 16;
+
 [[noreturn]] void fail_placement(const std::string& where, const std::string& problem) {
   auto colon = where.find(": ");
   throw InputError(where.substr(0, colon), colon == std::string::npos ? "" : where.substr(colon + 2), problem);
@@ -111,7 +114,7 @@ std::optional<double> MpiTraceWorkload::advance(AppState& base, NodeId self, std
         m.src = self;
         m.dst = node_of(op.peer);
         m.seq = s.next_seq++;
-        m.size = op.amount;
+        m.size = op.amount + kEnvelope;
         m.digest = message_digest(m, s.digest);
         sends.push_back(m);
       }
