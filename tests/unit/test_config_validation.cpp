@@ -124,8 +124,9 @@ TEST(ConfigDocumentationKeys, AreNeverReadAsClusterNodeOrTimerNames) {
   // Objects keyed by names (send, nodes, timer sets) accept the same documentation keys as others.
   json a = stochastic_app();
   a["clusters"][0]["send"]["comment"] = "per destination cluster";
-  EXPECT_EQ(parse_application(a, "app.json", two_clusters_topology()).spec_as<StochasticSpec>().clusters[0].send_probability,
-            (std::vector<double>{0.5, 0.1}));
+  EXPECT_EQ(
+      parse_application(a, "app.json", two_clusters_topology()).spec_as<StochasticSpec>().clusters[0].send_probability,
+      (std::vector<double>{0.5, 0.1}));
   json s = scripted_app();
   s["nodes"]["comment"] = "node -> actions";
   EXPECT_EQ(parse_application(s, "app.json", two_clusters_topology()).spec_as<ScriptedSpec>().nodes.size(), 2u);

@@ -305,6 +305,18 @@ TEST(MpiTraceWorkload, SleepRunsInSecondsWhateverTheSpeed) {
   EXPECT_EQ(w.advance(*s, 4, out), std::optional<double>(2.0));
   EXPECT_EQ(w.advance(*s, 4, out), std::optional<double>(4.0));
   EXPECT_EQ(w.failure_free_work(4), 6.0);
+  // compute_scale multiplies both.
+  json doc{{"kind", "mpi-trace"},
+           {"trace", app.spec_as<MpiTraceSpec>().trace},
+           {"compute_scale", 10},
+           {"placement", json::array({"c0-0", "c1-0"})}};
+  MpiTraceWorkload scaled(parse_application(doc, "app.json", mt_two_clusters()), FederationLayout(mt_two_clusters()));
+  AppStateValue t = scaled.initial_state(4, 1);
+  EXPECT_EQ(scaled.advance(*t, 4, out), std::optional<double>(20.0));
+  EXPECT_EQ(scaled.advance(*t, 4, out), std::optional<double>(40.0));
+  doc["compute_scale"] = 0;
+  EXPECT_EQ(mt_problem([&] { parse_application(doc, "app.json", mt_two_clusters()); }),
+            "/compute_scale: expected a number > 0");
 }
 
 TEST(MpiTracePlacement, LinearRoundRobinAndLists) {

@@ -254,7 +254,9 @@ TEST(Listing, ApplicationKindsAndStorageModels) {
       "                   trace  the index file smpirun -trace-ti writes (one file per rank) or one file holding "
       "every rank's actions; relative to the application file; required\n"
       "                   placement  \"linear\" (rank i on node i in platform order), \"round-robin\" (over the "
-      "clusters) or an array of node names (host name or global index) by rank; default \"linear\"\n");
+      "clusters) or an array of node names (host name or global index) by rank; default \"linear\"\n"
+      "                   compute_scale  multiplies every computation and sleep of the trace (the same "
+      "communication pattern around longer computations); default 1\n");
   EXPECT_EQ(
       cli::storage_models_listing(),
       "Storage models (topology: \"storage\": {\"model\": NAME and the fields}, or a cluster's \"storage\": NAME; "

@@ -15,7 +15,9 @@ const ApplicationKindRegistration mpi_trace_kind{{
     .fields = {{"trace", "the index file smpirun -trace-ti writes (one file per rank) or one file holding every rank's "
                          "actions; relative to the application file; required"},
                {"placement", "\"linear\" (rank i on node i in platform order), \"round-robin\" (over the clusters) "
-                             "or an array of node names (host name or global index) by rank; default \"linear\""}},
+                             "or an array of node names (host name or global index) by rank; default \"linear\""},
+               {"compute_scale", "multiplies every computation and sleep of the trace (the same communication pattern "
+                                 "around longer computations); default 1"}},
     .network_model = "SMPI",
     .parse = parse_mpi_trace,
     .make_workload = [](const Application& app,

@@ -18,6 +18,9 @@ struct MpiTraceSpec {
   Placement placement = Placement::Linear;
   std::vector<std::string> nodes; // List: the node of each rank (host name or global index)
   std::string where;              // "file: /placement", for errors found when placing
+  // Multiplies every computation and sleep of the trace: the same communication pattern around
+  // longer computations (a trace of a small run standing for a long one).
+  double compute_scale = 1;
   std::shared_ptr<const mpi::Program> program;
 };
 

@@ -19,7 +19,8 @@ constexpr double kEnvelope = 16;
 } // namespace
 
 MpiTraceWorkload::MpiTraceWorkload(const Application& app, const FederationLayout& layout)
-    : program_(app.spec_as<MpiTraceSpec>().program) {
+    : program_(app.spec_as<MpiTraceSpec>().program)
+    , scale_(app.spec_as<MpiTraceSpec>().compute_scale) {
   place(app.spec_as<MpiTraceSpec>(), layout);
   for (NodeId n = 0; n < layout.num_nodes(); n++) speed_.push_back(layout.cluster(layout.cluster_of(n)).speed / 1e9);
   consumer_.resize(program_->ranks.size());
@@ -102,10 +103,10 @@ std::optional<double> MpiTraceWorkload::advance(AppState& base, NodeId self, std
     switch (op.kind) {
     case mpi::Op::Kind::Compute:
       s.pc++;
-      return op.amount / 1e9; // work is in seconds at 1 Gf
+      return op.amount * scale_ / 1e9; // work is in seconds at 1 Gf
     case mpi::Op::Kind::Sleep:
       s.pc++;
-      return op.amount * speed_[static_cast<std::size_t>(self)];
+      return op.amount * scale_ * speed_[static_cast<std::size_t>(self)];
     case mpi::Op::Kind::Send:
       if (op.peer == rank) {
         arrive(s, op.first, mix_seed(s.digest, op.first, 0x5e1f));
@@ -157,14 +158,15 @@ void MpiTraceWorkload::deliver(AppState& base, const AppMessage& msg) const {
 
 std::uint64_t MpiTraceWorkload::result_digest(const AppState& base) const {
   const auto& s = static_cast<const MpiTraceState&>(base);
-  return s.finished ? s.digest : 0;
+  // 48 bits, as every kind's: the xor of the processes' digests stays exact as a JSON number.
+  return s.finished ? s.digest & 0xffff'ffff'ffffULL : 0;
 }
 
 double MpiTraceWorkload::failure_free_work(NodeId process) const {
   const int rank = rank_of(process);
   if (rank < 0) return 0;
   const auto& rp = program_->ranks[static_cast<std::size_t>(rank)];
-  return rp.flops / 1e9 + rp.sleep * speed_[static_cast<std::size_t>(process)];
+  return (rp.flops / 1e9 + rp.sleep * speed_[static_cast<std::size_t>(process)]) * scale_;
 }
 
 } // namespace ckptsim

@@ -45,6 +45,7 @@ class MpiTraceWorkload : public Workload {
   std::vector<int> rank_of_;    // per node, -1: no rank
   std::vector<NodeId> node_of_; // per rank
   std::vector<double> speed_;   // per node: work per second of sleep (speed / 1 Gf)
+  double scale_ = 1;            // MpiTraceSpec::compute_scale
   // Per rank and receive: the operation that consumes it (the ops' count when none does), so a
   // message for a receive already consumed (a duplicate) is recognised.
   std::vector<std::vector<std::uint32_t>> consumer_;
