@@ -4,12 +4,19 @@
 
 #include <fmt/format.h>
 
+#include <set>
+
 namespace ckptsim::coordinated {
 
 namespace {
 // The program-order points at which the root of a collective may ask for a checkpoint.
+// The collectives among the applications' program-order points (master-worker's, and every
+// collective of an MPI trace), as opposed to other points (a stencil's iterations).
 bool is_collective(const std::string& kind) {
-  return kind == "bcast" || kind == "scatter" || kind == "gather" || kind == "barrier";
+  static const std::set<std::string> kCollectives{"barrier",  "bcast",     "reduce",        "allreduce", "gather",
+                                                  "gatherv",  "scatter",   "scatterv",      "allgather", "allgatherv",
+                                                  "alltoall", "alltoallv", "reducescatter", "scan",      "exscan"};
+  return kCollectives.count(kind) != 0;
 }
 } // namespace
 

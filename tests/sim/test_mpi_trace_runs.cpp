@@ -2,6 +2,7 @@
  * shipped traces against the simulated times SMPI's own replay gives on the same platform XML
  * (workloads/mpi/smpi_reference.csv), and every protocol replaying the shipped traces through
  * seeded failures with 0 oracle violations and the failure-free result. */
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -76,6 +77,26 @@ TEST(MpiTraceRuns, ShippedTracesAgreeWithSmpiReplay) {
       const double ours = r.document["results"]["makespan"].get<double>();
       EXPECT_NEAR(ours / smpi, 1, 0.05) << trace << " on " << platform << ": ckptsim " << ours << " s, SMPI " << smpi;
     }
+}
+
+TEST(MpiTraceRuns, CoordinatedCheckpointsAtTheTracesCollectives) {
+  // The LAM/MPI paper's rule (coordinated, trigger collective) on cg: every wave starts when rank
+  // 0 reaches a collective of the trace (its allreduces), none from the period alone.
+  json topo = small_topology(2, 8, 5.0);
+  for (auto& cl : topo["clusters"]) cl["checkpoint_size"] = "1MB";
+  RunConfig c = make_config(
+      topo, mpi_application(kMpiDir + "/traces/cg/cg.ti", {{"compute_scale", 5000}, {"placement", "round-robin"}}),
+      {{"default", {{"checkpoint_period", 2}}}});
+  c.options.protocol = "coordinated";
+  c.options.params["trigger"] = "collective";
+  c.options.seed = 4;
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  EXPECT_EQ(r.document["results"]["status"], "completed");
+  EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
+  EXPECT_GT(r.document["results"]["failures"].get<int>(), 0);
+  EXPECT_GE(counter(r, "coordinated.waves_collective"), 5);
+  EXPECT_EQ(counter(r, "coordinated.waves_collective"), counter(r, "coordinated.waves_started"));
 }
 
 // The shipped jacobi2d and cg traces (16 ranks, computations x 5000: about 14 s of work) on

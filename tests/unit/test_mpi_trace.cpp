@@ -294,6 +294,33 @@ TEST(MpiTraceWorkload, ReplaysPingPongWaitingForItsMessage) {
   EXPECT_NE(w.result_digest(*again), w.result_digest(*s0));
 }
 
+TEST(MpiTraceWorkload, EachCollectiveIsAProgramOrderPoint) {
+  // Rank 1 of the ring: irecv, isend, compute, waitall, then the allreduce (collective 1): the
+  // process stops before the allreduce's first operation (a zero-work step) and stands at point 1.
+  const Application app = mt_application(kMtData + "/ring/index.ti");
+  MpiTraceWorkload w(app, FederationLayout(mt_two_clusters()));
+  AppStateValue s = w.initial_state(1, 1);
+  std::vector<AppMessage> out;
+  EXPECT_EQ(w.next_point(*s, 1), std::nullopt);
+  EXPECT_EQ(w.advance(*s, 1, out), std::optional<double>(2.0)); // the isend went, then the compute
+  EXPECT_EQ(w.advance(*s, 1, out), std::nullopt);               // waitall: the ring message
+  AppMessage from0;
+  from0.src = 0;
+  from0.dst = 1;
+  from0.seq = 0;
+  w.deliver(*s, from0);
+  EXPECT_EQ(w.advance(*s, 1, out), std::optional<double>(0.0)); // stops at the allreduce
+  auto point = w.next_point(*s, 1);
+  ASSERT_TRUE(point.has_value());
+  EXPECT_EQ(point->kind, "allreduce");
+  EXPECT_EQ(point->number, 1u);
+  s->points_announced = 1;                        // what the executor does when it announces it
+  EXPECT_EQ(w.advance(*s, 1, out), std::nullopt); // the reduce: rank 1 sends to 0, then waits for the bcast
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[1].dst, 0);
+  EXPECT_EQ(out[1].size, 1000 + 16);
+}
+
 TEST(MpiTraceWorkload, SleepRunsInSecondsWhateverTheSpeed) {
   // Rank 1 on c1, a 2 Gf node: 1 s of sleep is 2 s of work at 1 Gf; flops are flops.
   const Application app =

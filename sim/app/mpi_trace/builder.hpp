@@ -37,6 +37,8 @@ class RankBuilder {
   /** @brief Waits until every receive of @p recvs has its message (nothing for an empty list). */
   void wait(const std::vector<std::uint32_t>& recvs);
   void recv(int src, int tag, double bytes) { wait({post(src, tag, bytes)}); }
+  /** @brief A collective @p a starts here: a program-order point. */
+  void point(Action a) { p_.points.push_back({static_cast<std::uint32_t>(p_.ops.size()), a}); }
 
   // ---- the requests of non-blocking calls (isend, irecv), as SMPI's replay keeps them ----
   void add_send_request(int dst, int tag) { requests_[{rank_, dst, tag}].push_back(kSendRequest); }

@@ -65,6 +65,7 @@ void lower_rank(const Trace& t, int rank, RankBuilder& b) {
       break;
     }
     default:
+      b.point(a.action);
       lower_collective(t, a, b);
       break;
     }

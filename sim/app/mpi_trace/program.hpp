@@ -38,10 +38,18 @@ struct Recv {
   std::uint32_t action = 0;
 };
 
+/** @brief Where a collective starts in a rank's program: a program-order point (every rank passes
+ *  its collectives in the same order), numbered from 1 by collective. */
+struct CollectivePoint {
+  std::uint32_t op = 0; // the first operation of the collective (ops.size() if it has none left)
+  Action action = Action::Barrier;
+};
+
 struct RankProgram {
   std::vector<Op> ops;
-  std::vector<std::uint32_t> waits; // receive indices, by Wait op (contiguous)
-  std::vector<Recv> recvs;          // in posting order
+  std::vector<CollectivePoint> points; // in program order
+  std::vector<std::uint32_t> waits;    // receive indices, by Wait op (contiguous)
+  std::vector<Recv> recvs;             // in posting order
   // Per send to another rank, in program order (the send's ordinal, which is the message's
   // sequence number): the receive it completes at its destination.
   std::vector<std::uint32_t> recv_of_send;

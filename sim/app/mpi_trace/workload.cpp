@@ -99,6 +99,8 @@ std::optional<double> MpiTraceWorkload::advance(AppState& base, NodeId self, std
   }
   const mpi::RankProgram& rp = program_->ranks[static_cast<std::size_t>(rank)];
   while (s.pc < rp.ops.size()) {
+    if (s.points_announced < rp.points.size() && rp.points[s.points_announced].op == s.pc)
+      return 0.0; // a collective starts here: the process first stands at its point (next_point)
     const mpi::Op& op = rp.ops[s.pc];
     switch (op.kind) {
     case mpi::Op::Kind::Compute:
@@ -140,6 +142,18 @@ std::optional<double> MpiTraceWorkload::advance(AppState& base, NodeId self, std
   }
   s.finished = true;
   return std::nullopt;
+}
+
+std::optional<AppPoint> MpiTraceWorkload::next_point(const AppState& base, NodeId self) const {
+  const auto& s = static_cast<const MpiTraceState&>(base);
+  const int rank = rank_of(self);
+  if (rank < 0) return std::nullopt;
+  const auto& points = program_->ranks[static_cast<std::size_t>(rank)].points;
+  std::size_t k = s.points_announced;
+  if (k >= points.size() || points[k].op != s.pc) return std::nullopt;
+  // Collectives with no operation left on this rank start at the same place: the last one counts.
+  while (k + 1 < points.size() && points[k + 1].op == s.pc) k++;
+  return AppPoint{mpi::action_name(points[k].action), k + 1};
 }
 
 void MpiTraceWorkload::deliver(AppState& base, const AppMessage& msg) const {

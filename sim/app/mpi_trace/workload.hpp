@@ -29,6 +29,10 @@ class MpiTraceWorkload : public Workload {
   MpiTraceWorkload(const Application& app, const FederationLayout& layout);
   AppStateValue initial_state(NodeId process, std::uint64_t seed) const override;
   std::optional<double> advance(AppState& state, NodeId self, std::vector<AppMessage>& sends) const override;
+  /** @brief The collective the process stands at, kind its action's name ("allreduce"...), numbered
+   *  from 1 by collective in program order. advance() stops (a zero-work step) before the first
+   *  operation of a collective not announced yet, so the process stands at each between two steps. */
+  std::optional<AppPoint> next_point(const AppState& state, NodeId self) const override;
   void deliver(AppState& state, const AppMessage& msg) const override;
   std::uint64_t result_digest(const AppState& state) const override;
   double failure_free_work(NodeId process) const override;
