@@ -229,3 +229,11 @@ TEST(MpiCollectives, DerivedDatatypesWeighNothingAsInSmpi) {
   EXPECT_EQ(mc_sends(p, 0), (Messages{"1:0"}));
   EXPECT_EQ(mc_problem(2, "bcast 100 0 -2"), "line 2: datatype \"-2\" is not an integer >= -1");
 }
+
+TEST(MpiCollectives, GrammarAsSmpiReadsIt) {
+  // sendRecv needs both datatypes in SMPI (6 arguments); SMPI's writer always gives them.
+  EXPECT_EQ(mc_problem(2, "sendRecv 10 1 10 1"), "line 2: \"sendRecv\" takes 6 arguments, not 4");
+  // Extra fields, which SMPI ignores and its writer never emits, are refused.
+  EXPECT_EQ(mc_problem(2, "alltoall 1 1 6 6 6"), "line 2: \"alltoall\" takes 2 to 4 arguments, not 5");
+  EXPECT_EQ(mc_problem(2, "exscan 1 0 6 6"), "line 2: \"exscan\" takes 2 to 3 arguments, not 4");
+}

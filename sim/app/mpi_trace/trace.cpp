@@ -87,11 +87,11 @@ class LineReader {
   }
   /** @brief Bytes of a datatype: the id at @p i when the line has it, else @p fallback's. */
   int datatype(std::size_t i, int fallback) const {
-    return i < t_.size() ? datatype_id(i) : kDatatypeSize[static_cast<std::size_t>(fallback)];
+    return i < t_.size() ? datatype_size_at(i) : kDatatypeSize[static_cast<std::size_t>(fallback)];
   }
   /** @brief Bytes of the datatype whose id is at @p i. SMPI's writer gives every derived datatype
    *  the id -1, which its replay reads as MPI_DATATYPE_NULL, of size 0: so do we. */
-  int datatype_id(std::size_t i) const {
+  int datatype_size_at(std::size_t i) const {
     std::int32_t id = integer(i, "datatype", -1);
     if (id >= static_cast<std::int32_t>(kDatatypeSize.size()))
       fail(fmt::format("datatype {} is not one of SMPI's predefined datatypes (ids 0 to {}, -1 for a derived one)", id,
@@ -209,8 +209,8 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
     a.peer2 = r.rank_at(3, "destination", ranks);
     a.tag = r.integer(4, "tag", 0);
     break;
-  case Action::SendRecv:
-    r.arity(4, 2);
+  case Action::SendRecv: // SMPI requires both datatypes (its parser: 6 mandatory arguments)
+    r.arity(6, 0);
     a.peer = r.rank_at(3, "destination", ranks);
     a.amount = r.count(2, "send count") * r.datatype(6, ctx.default_type);
     a.peer2 = r.rank_at(5, "source", ranks);
@@ -266,7 +266,7 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
     int send_size = fallback, recv_size = fallback;
     if (r.size() > 3 + 2 * n) {
       if (r.size() != 5 + 2 * n) r.arity(n + 1, 2 + n);
-      send_size = r.datatype_id(3 + n), recv_size = r.datatype_id(4 + n);
+      send_size = r.datatype_size_at(3 + n), recv_size = r.datatype_size_at(4 + n);
     } else if (r.size() > 3 + n + 2) {
       if (r.size() != 3 + 2 * n) r.arity(2 * n + 1, 0);
     } else {
