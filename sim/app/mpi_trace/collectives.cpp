@@ -12,11 +12,10 @@ namespace ckptsim::mpi {
 namespace {
 
 // Tags of the collectives' messages: negative, so they never meet an application's (>= 0). SMPI
-// gives each collective its own COLL_TAG_* value; the v-forms share their plain form's tag here
-// (and scan shares exscan's, as in SMPI): every rank runs the same collectives in the same order,
-// and within one collective each pair of ranks exchanges as many messages each way as it posts
-// receives for, so matching first-in first-out by (source, destination, tag) pairs the same
-// messages either way.
+// gives each collective its own COLL_TAG_* value; here the v-forms share their plain form's tag
+// (scan and exscan share one in SMPI too). Every rank runs the same collectives in the same order,
+// and in each one rank s sends rank d exactly as many messages as d posts receives from s, so
+// first-in first-out matching by (source, destination, tag) pairs the same messages either way.
 enum CollTag : int {
   kTagBarrier = -10,
   kTagBcast = -11,
@@ -39,7 +38,7 @@ double count_of(const Trace& t, const TraceAction& a, int i) {
 
 /** @brief Request::sendrecv: the send and the receive posted together, then both waited for; a
  *  rank exchanging with itself copies locally (no message). */
-void sendrecv(RankBuilder& b, int dst, double sent, int src, double received, int tag) {
+void coll_sendrecv(RankBuilder& b, int dst, double sent, int src, double received, int tag) {
   if (dst == b.rank() && src == b.rank()) return;
   std::uint32_t in = b.post(src, tag, received);
   b.send(dst, tag, sent);
@@ -136,7 +135,7 @@ void linear_alltoallv(const Trace& t, const TraceAction& a, RankBuilder& b, int 
 
 /** @brief scan / exscan (SMPI's only implementation): receives from every lower rank, the same
  *  block sent to every higher rank, all posted at once, then waited for (the sends do not wait). */
-void scan(RankBuilder& b, int n, double bytes) {
+void scan_linear(RankBuilder& b, int n, double bytes) {
   std::vector<std::uint32_t> in;
   for (int other = 0; other < b.rank(); other++) in.push_back(b.post(other, kTagScan, bytes));
   for (int other = b.rank() + 1; other < n; other++) b.send(other, kTagScan, bytes);
@@ -193,7 +192,7 @@ void alltoall_linear(RankBuilder& b, int n, double sent, double received) {
 
 /** @brief alltoall__pair (n a power of two): for i = 0 ... n - 1, a sendrecv with r XOR i. */
 void alltoall_pairwise(RankBuilder& b, int n, double sent, double received) {
-  for (int i = 0; i < n; i++) sendrecv(b, b.rank() ^ i, sent, b.rank() ^ i, received, kTagAlltoall);
+  for (int i = 0; i < n; i++) coll_sendrecv(b, b.rank() ^ i, sent, b.rank() ^ i, received, kTagAlltoall);
 }
 
 /** @brief alltoall__bruck: for each power of two p < n, a sendrecv to r + p and from r - p of
@@ -205,11 +204,11 @@ void alltoall_bruck(RankBuilder& b, int n, double block) {
     int blocks = 0;
     for (int k = 1; k < n; k++)
       if (k & pof2) blocks++;
-    sendrecv(b, (rank + pof2) % n, blocks * block, (rank - pof2 + n) % n, blocks * block, kTagAlltoall);
+    coll_sendrecv(b, (rank + pof2) % n, blocks * block, (rank - pof2 + n) % n, blocks * block, kTagAlltoall);
   }
 }
 
-void alltoall(const Trace& t, const TraceAction& a, RankBuilder& b, int n) {
+void alltoall_ompi(const Trace& t, const TraceAction& a, RankBuilder& b, int n) {
   switch (alltoall_algorithm(n, a.amount)) {
   case AlltoallAlgorithm::Linear:
     alltoall_linear(b, n, a.amount, a.amount2);
@@ -236,8 +235,8 @@ void reduce_scatter_pairwise(RankBuilder& b, int n, const std::vector<double>& b
   const int rank = b.rank();
   for (int i = 1; i < n; i++) {
     const int dst = (rank + i) % n, src = (rank - i + n) % n;
-    sendrecv(b, dst, block[static_cast<std::size_t>(dst)], src, block[static_cast<std::size_t>(rank)],
-             kTagReduceScatter);
+    coll_sendrecv(b, dst, block[static_cast<std::size_t>(dst)], src, block[static_cast<std::size_t>(rank)],
+                  kTagReduceScatter);
   }
 }
 
@@ -258,7 +257,7 @@ void reduce_scatter_recursive_doubling(RankBuilder& b, int n, const std::vector<
     const int my_tree = rank >> i << i, dst_tree = dst >> i << i;
     const double sent = blocks(0, my_tree) + blocks(my_tree + mask, n);
     const double received = blocks(0, dst_tree) + blocks(dst_tree + mask, n);
-    if (dst < n) sendrecv(b, dst, sent, dst, received, kTagReduceScatter);
+    if (dst < n) coll_sendrecv(b, dst, sent, dst, received, kTagReduceScatter);
     if (dst_tree + mask <= n) continue;
     // Ranks [tree, tree + completed) have the data; in my subtree, they pass it on.
     const int completed = n - my_tree - mask;
@@ -275,7 +274,7 @@ void reduce_scatter_recursive_doubling(RankBuilder& b, int n, const std::vector<
 /** @brief reduce_scatter__default: equal counts: a reduce of every block to rank 0, then a
  *  scatterv from 0; else reduce_scatter__mpich, which (with SMPI's null operation, commutative)
  *  takes the pairwise algorithm above 524288 elements in all, recursive doubling below. */
-void reduce_scatter(const Trace& t, const TraceAction& a, RankBuilder& b, int n) {
+void reduce_scatter_default(const Trace& t, const TraceAction& a, RankBuilder& b, int n) {
   std::vector<double> block(static_cast<std::size_t>(n));
   double elements = 0;
   bool regular = true;
@@ -333,17 +332,17 @@ void lower_collective(const Trace& t, const TraceAction& a, RankBuilder& b) {
     linear_allgather(b, n, a.amount, [&](int r) { return count_of(t, a, r); });
     break;
   case Action::Alltoall:
-    alltoall(t, a, b, n);
+    alltoall_ompi(t, a, b, n);
     break;
   case Action::Alltoallv:
     linear_alltoallv(t, a, b, n);
     break;
   case Action::ReduceScatter:
-    reduce_scatter(t, a, b, n);
+    reduce_scatter_default(t, a, b, n);
     break;
   case Action::Scan:
   case Action::Exscan:
-    scan(b, n, a.amount);
+    scan_linear(b, n, a.amount);
     break;
   default:
     return;
