@@ -133,14 +133,14 @@ TEST(MpiTraceReader, ErrorsNameTheFileAndLine) {
   EXPECT_EQ(error("0 init\n0 jump 3\n"),
             "line 2: unknown action \"jump\" (the actions of SimGrid 3.32's time-independent traces: init, finalize, "
             "compute, sleep, send, isend, recv, irecv, test, wait, waitall, sendRecv, barrier, bcast, reduce, "
-            "allreduce, alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, comm_size, comm_split, "
-            "comm_dup, location)");
+            "allreduce, alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, scan, exscan, comm_size, "
+            "comm_split, comm_dup, location)");
   EXPECT_EQ(error("0 compute lots\n"), "line 1: flops \"lots\" is not a number");
   EXPECT_EQ(error("0 compute -5\n"), "line 1: flops -5 is negative");
   EXPECT_EQ(error("0 compute\n"), "line 1: \"compute\" takes 1 argument, not 0");
   EXPECT_EQ(error("0 init\n1 init\n0 send 2 0 10\n"), "line 3: partner 2 is not a rank of this trace (0 to 1)");
   EXPECT_EQ(error("0 init\n1 init\n0 send 1 0 10 77\n"),
-            "line 3: datatype 77 is not one of SMPI's predefined datatypes (ids 0 to 59)");
+            "line 3: datatype 77 is not one of SMPI's predefined datatypes (ids 0 to 59, -1 for a derived one)");
   EXPECT_EQ(error("0 send 0 1.5 10\n"), "line 1: tag \"1.5\" is not an integer >= 0");
   EXPECT_EQ(error("0 init\n1 init\n1 recv -333 0 10\n"),
             "line 3: partner -333 is MPI_ANY_SOURCE: the trace does not say which rank the message comes from, so it "

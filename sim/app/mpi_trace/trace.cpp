@@ -87,12 +87,16 @@ class LineReader {
   }
   /** @brief Bytes of a datatype: the id at @p i when the line has it, else @p fallback's. */
   int datatype(std::size_t i, int fallback) const {
-    if (i >= t_.size()) return kDatatypeSize[static_cast<std::size_t>(fallback)];
-    std::int32_t id = integer(i, "datatype", 0);
+    return i < t_.size() ? datatype_size_at(i) : kDatatypeSize[static_cast<std::size_t>(fallback)];
+  }
+  /** @brief Bytes of the datatype whose id is at @p i. SMPI's writer gives every derived datatype
+   *  the id -1, which its replay reads as MPI_DATATYPE_NULL, of size 0: so do we. */
+  int datatype_size_at(std::size_t i) const {
+    std::int32_t id = integer(i, "datatype", -1);
     if (id >= static_cast<std::int32_t>(kDatatypeSize.size()))
-      fail(fmt::format("datatype {} is not one of SMPI's predefined datatypes (ids 0 to {})", id,
+      fail(fmt::format("datatype {} is not one of SMPI's predefined datatypes (ids 0 to {}, -1 for a derived one)", id,
                        kDatatypeSize.size() - 1));
-    return kDatatypeSize[static_cast<std::size_t>(id)];
+    return id < 0 ? 0 : kDatatypeSize[static_cast<std::size_t>(id)];
   }
 
  private:
@@ -138,13 +142,15 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
       {"allgather", Action::Allgather},
       {"allgatherv", Action::Allgatherv},
       {"reducescatter", Action::ReduceScatter},
+      {"scan", Action::Scan},
+      {"exscan", Action::Exscan},
   };
   auto it = kActions.find(r.token(1));
   if (it == kActions.end())
     r.fail(fmt::format("unknown action \"{}\" (the actions of SimGrid 3.32's time-independent traces: init, "
                        "finalize, compute, sleep, send, isend, recv, irecv, test, wait, waitall, sendRecv, barrier, "
                        "bcast, reduce, allreduce, alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, "
-                       "comm_size, comm_split, comm_dup, location)",
+                       "scan, exscan, comm_size, comm_split, comm_dup, location)",
                        r.token(1)));
   a.action = it->second;
   const std::size_t n = static_cast<std::size_t>(ranks);
@@ -203,8 +209,8 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
     a.peer2 = r.rank_at(3, "destination", ranks);
     a.tag = r.integer(4, "tag", 0);
     break;
-  case Action::SendRecv:
-    r.arity(4, 2);
+  case Action::SendRecv: // SMPI requires both datatypes (its parser: 6 mandatory arguments)
+    r.arity(6, 0);
     a.peer = r.rank_at(3, "destination", ranks);
     a.amount = r.count(2, "send count") * r.datatype(6, ctx.default_type);
     a.peer2 = r.rank_at(5, "source", ranks);
@@ -228,8 +234,10 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
     break;
   case Action::Alltoall:
     r.arity(2, 2);
-    a.amount = r.count(2, "send count") * r.datatype(4, ctx.default_type);
-    a.amount2 = r.count(3, "receive count") * r.datatype(5, ctx.default_type);
+    a.elements = r.count(2, "send count");
+    a.type_size = r.datatype(5, ctx.default_type);
+    a.amount = a.elements * r.datatype(4, ctx.default_type);
+    a.amount2 = r.count(3, "receive count") * a.type_size;
     break;
   case Action::Gather:
   case Action::Scatter:
@@ -254,20 +262,19 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
   case Action::Allgatherv: { // sendcount, recvcounts[ranks], [sendtype, recvtype | displacements...]
     if (r.size() < n + 3) r.arity(n + 1, 2);
     // SMPI: more than 2 values after the counts are displacements, with or without the two types.
-    int send_type = ctx.default_type, recv_type = ctx.default_type;
+    const int fallback = kDatatypeSize[static_cast<std::size_t>(ctx.default_type)];
+    int send_size = fallback, recv_size = fallback;
     if (r.size() > 3 + 2 * n) {
       if (r.size() != 5 + 2 * n) r.arity(n + 1, 2 + n);
-      send_type = r.integer(3 + n, "datatype", 0), recv_type = r.integer(4 + n, "datatype", 0);
+      send_size = r.datatype_size_at(3 + n), recv_size = r.datatype_size_at(4 + n);
     } else if (r.size() > 3 + n + 2) {
       if (r.size() != 3 + 2 * n) r.arity(2 * n + 1, 0);
     } else {
-      if (r.size() > 3 + n) send_type = r.integer(3 + n, "datatype", 0);
-      if (r.size() > 4 + n) recv_type = r.integer(4 + n, "datatype", 0);
+      send_size = r.datatype(3 + n, ctx.default_type);
+      recv_size = r.datatype(4 + n, ctx.default_type);
     }
-    for (int t : {send_type, recv_type})
-      if (t >= static_cast<int>(kDatatypeSize.size())) r.fail(fmt::format("datatype {} is not one of SMPI's", t));
-    a.amount = r.count(2, "send count") * kDatatypeSize[static_cast<std::size_t>(send_type)];
-    v_counts(3, kDatatypeSize[static_cast<std::size_t>(recv_type)]);
+    a.amount = r.count(2, "send count") * send_size;
+    v_counts(3, recv_size);
     break;
   }
   case Action::Scatterv: { // sendcounts[ranks], recvcount, [root, sendtype, recvtype]
@@ -289,13 +296,18 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
     a.counts -= static_cast<std::uint32_t>(n); // the first of the two arrays
     break;
   }
-  case Action::ReduceScatter: { // recvcounts[ranks], flops, [type]
+  case Action::ReduceScatter: // recvcounts[ranks], flops, [type]; SMPI decides on element counts
     r.arity(n + 1, 1);
-    int type = r.datatype(3 + n, ctx.default_type);
-    v_counts(2, type);
+    a.type_size = r.datatype(3 + n, ctx.default_type);
+    v_counts(2, 1);
     a.compute = r.nonnegative(2 + n, "flops");
     break;
-  }
+  case Action::Scan: // count, flops, [type]
+  case Action::Exscan:
+    r.arity(2, 1);
+    a.amount = r.count(2, "count") * r.datatype(4, ctx.default_type);
+    a.compute = r.nonnegative(3, "flops");
+    break;
   }
 }
 
@@ -404,6 +416,10 @@ const char* action_name(Action a) {
     return "allgatherv";
   case Action::ReduceScatter:
     return "reducescatter";
+  case Action::Scan:
+    return "scan";
+  case Action::Exscan:
+    return "exscan";
   }
   return "?";
 }

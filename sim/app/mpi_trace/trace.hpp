@@ -31,13 +31,13 @@ enum class Action : std::uint8_t {
   Waitall,  // every pending request of the rank
   SendRecv, // peer: dst, amount: bytes sent; peer2: src, amount2: bytes received (tag 0 both ways)
   // Collectives over every rank. peer: root (rooted ones); amount: bytes this rank sends (per
-  // destination for alltoall / allgather / gather / scatter), amount2: bytes received likewise;
-  // compute: flops of the reduction (reduce, allreduce, reducescatter).
+  // destination for alltoall / allgather / gather / scatter / scan), amount2: bytes received
+  // likewise; compute: flops of the reduction (reduce, allreduce, reducescatter, scan, exscan).
   Barrier,
   Bcast,
   Reduce,
   Allreduce,
-  Alltoall,
+  Alltoall,  // elements: the send count; type_size: bytes of the receive datatype (Bruck's blocks)
   Alltoallv, // counts: bytes sent to each rank then received from each rank (2 x ranks values)
   Gather,
   Gatherv, // counts: bytes received from each rank (ranks values)
@@ -45,7 +45,9 @@ enum class Action : std::uint8_t {
   Scatterv, // counts: bytes sent to each rank (ranks values)
   Allgather,
   Allgatherv,    // counts: bytes received from each rank (ranks values)
-  ReduceScatter, // counts: bytes each rank receives (ranks values)
+  ReduceScatter, // counts: ELEMENTS each rank receives (ranks values); type_size: bytes per element
+  Scan,
+  Exscan,
 };
 
 /** @brief The action's name in the trace ("isend", "allreduce"...). */
@@ -59,6 +61,10 @@ struct TraceAction {
   double amount = 0;
   double amount2 = 0;
   double compute = 0;
+  // Where an algorithm needs elements rather than bytes (SMPI decides on element counts, and a
+  // datatype of size 0 hides them in bytes): see the actions above.
+  double elements = 0;
+  double type_size = 0;
   std::uint32_t counts = 0; // first of this action's values in Trace::counts (v-collectives)
   std::uint32_t file = 0;   // index in Trace::files
   std::uint32_t line = 0;   // 1-based
@@ -67,7 +73,7 @@ struct TraceAction {
 struct Trace {
   std::vector<std::string> files;              // the files read (the index first, when there is one)
   std::vector<std::vector<TraceAction>> ranks; // per rank, in trace order
-  std::vector<double> counts;                  // per-rank byte counts of the v-collectives
+  std::vector<double> counts;                  // per-rank counts of the v-collectives (see Action)
 
   int num_ranks() const { return static_cast<int>(ranks.size()); }
   /** @brief "FILE:LINE" of an action, for messages. */
