@@ -124,8 +124,9 @@ TEST(ConfigDocumentationKeys, AreNeverReadAsClusterNodeOrTimerNames) {
   // Objects keyed by names (send, nodes, timer sets) accept the same documentation keys as others.
   json a = stochastic_app();
   a["clusters"][0]["send"]["comment"] = "per destination cluster";
-  EXPECT_EQ(parse_application(a, "app.json", two_clusters_topology()).spec_as<StochasticSpec>().clusters[0].send_probability,
-            (std::vector<double>{0.5, 0.1}));
+  EXPECT_EQ(
+      parse_application(a, "app.json", two_clusters_topology()).spec_as<StochasticSpec>().clusters[0].send_probability,
+      (std::vector<double>{0.5, 0.1}));
   json s = scripted_app();
   s["nodes"]["comment"] = "node -> actions";
   EXPECT_EQ(parse_application(s, "app.json", two_clusters_topology()).spec_as<ScriptedSpec>().nodes.size(), 2u);
@@ -374,8 +375,9 @@ TEST(ConfigApplication, ClusterThatDoesNotExist) {
 TEST(ConfigApplication, EveryClusterExactlyOnce) {
   json a = stochastic_app();
   a["clusters"].erase(1);
-  EXPECT_TRUE(
-      application_fails(a, "/clusters", "cluster \"c1\" of the topology has no entry (every cluster needs one)"));
+  EXPECT_TRUE(application_fails(a, "/clusters",
+                                "cluster \"c1\" of the topology has no entry (every cluster needs one, or give a \"*\" "
+                                "entry for those not listed)"));
   a = stochastic_app();
   a["clusters"][1]["cluster"] = "c0";
   EXPECT_TRUE(application_fails(a, "/clusters/1/cluster", "cluster \"c0\" is described twice"));

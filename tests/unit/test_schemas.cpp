@@ -294,6 +294,9 @@ TEST(Schemas, AllowExactlyTheFieldsTheLoaderKnows) {
            c1 + "]}")
               .c_str()),
       schema_fields("application", "/$defs/stochasticCluster"));
+  EXPECT_EQ(application(R"({"kind": "stochastic", "total_time": 1,
+                            "clusters": [{"cluster": "*", "compute": 1, "send": {"zz": 0}}]})"),
+            schema_fields("application", "/$defs/stochasticCluster/then/properties/send"));
   EXPECT_EQ(
       application(
           (std::string(
