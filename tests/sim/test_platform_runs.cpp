@@ -1,8 +1,11 @@
 /* Runs on the platforms of platforms/, given with --platform alone and the one-entry application
  * file written for any platform: `none` and `coordinated`, both with failures, complete with no
  * consistency violation on every shape (the coordinator on the controller ckptsim adds talks to
- * every node); the command line's platform options and their mistakes (exit 2, file and reason); a
- * "*" entry runs exactly as its explicit equivalent. */
+ * every node); the XML `ckptsim platform` writes runs exactly as the topology it came from; the
+ * command line's platform options and their mistakes (exit 2, file and reason); a "*" entry runs
+ * exactly as its explicit equivalent. */
+#include "sim/config/topology.hpp"
+#include "sim/platform/platform.hpp"
 #include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
@@ -49,6 +52,8 @@ class ShippedPlatformRuns : public testing::TestWithParam<ShippedPlatform> {
 TEST_P(ShippedPlatformRuns, NoneRestartsFromScratchAndCompletes) {
   const auto doc = run("none", GetParam().failure_free_s / 2);
   EXPECT_EQ(doc["run"]["nodes"], GetParam().nodes);
+  // Each node computes at its own host's speed: the slowest one sets the failure-free time.
+  EXPECT_DOUBLE_EQ(doc["results"]["failure_free_time"].get<double>(), GetParam().failure_free_s);
   EXPECT_EQ(doc["results"]["status"], "completed");
   EXPECT_GT(doc["results"]["failures"].get<double>(), 0);
   EXPECT_EQ(doc["results"]["consistency"]["violations"], 0);
@@ -140,4 +145,25 @@ TEST(EveryOtherCluster, ARunIsThatOfTheEquivalentExplicitFile) {
   const auto& m = ra.document["stats"]["matrices"]["app.messages"];
   for (const auto& row : m)
     for (const auto& count : row) EXPECT_GT(count.get<double>(), 0);
+}
+
+TEST(PlatformXmlRoundTrip, TheXmlOfATopologyRunsExactlyAsTheTopologyWithFailures) {
+  json topology = small_topology(2, 12, 1200);
+  topology["clusters"][1]["nodes"] = 5;
+  topology["failures"] = json::parse(R"({"downtime": "1min", "detection_delay": "1s", "restart_overhead": "10s"})");
+  const std::string xml = temp_path("round-trip.xml");
+  std::ofstream(xml) << ckptsim::platform_xml(ckptsim::parse_topology(topology, "t.json", ""));
+  json from_xml{{"platform", xml}, {"mtbf", topology["mtbf"]}, {"failures", topology["failures"]}};
+  const json application = small_application(2, 60, 7200, 0.2, 0.05);
+  const json timers = json::parse(R"({"default": {"checkpoint_period": "20min"}})");
+  RunConfig a = make_config(topology, application, timers);
+  RunConfig b = make_config(from_xml, application, timers);
+  a.options.protocol = b.options.protocol = "coordinated";
+  const ChildResult ra = run_in_child(a);
+  const ChildResult rb = run_in_child(b);
+  ASSERT_EQ(ra.exit_status, 0) << ra.error;
+  ASSERT_EQ(rb.exit_status, 0) << rb.error;
+  EXPECT_GT(ra.document["results"]["failures"].get<double>(), 0);
+  EXPECT_EQ(without_wall_clock(ra.document)["results"], without_wall_clock(rb.document)["results"]);
+  EXPECT_EQ(ra.document["stats"], rb.document["stats"]);
 }
