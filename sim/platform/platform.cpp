@@ -14,7 +14,7 @@ namespace {
 
 constexpr const char* kControllerHost = "controller";
 
-std::string cluster_names(const XmlFederation& fed) {
+std::string found_cluster_names(const XmlFederation& fed) {
   std::string out;
   for (const auto& c : fed.clusters) out += (out.empty() ? "" : ", ") + c.name;
   return out;
@@ -132,7 +132,7 @@ Platform load_xml(sg4::Engine& engine, Topology& topo) {
   if (!given.empty())
     throw InputError(topo.source, "/clusters",
                      fmt::format("cluster \"{}\" is not a cluster of the platform {} (its clusters: {})",
-                                 given.begin()->first, topo.platform_xml, cluster_names(fed)));
+                                 given.begin()->first, topo.platform_xml, found_cluster_names(fed)));
   const XmlServices services = complete_platform(engine, fed, topo);
   p.controller = services.controller;
   p.servers = services.servers;

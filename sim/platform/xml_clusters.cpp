@@ -50,7 +50,7 @@ void collect_zone_nodes(sg4::NetZone* zone, const sg4::Host* controller, std::ve
   for (auto* child : zone->get_children()) collect_zone_nodes(child, controller, holders, fed);
 }
 
-XmlCluster cluster_of(const std::string& name, const std::vector<ZoneNodes>& holders) {
+XmlCluster merged_cluster(const std::string& name, const std::vector<ZoneNodes>& holders) {
   XmlCluster c{name, {}};
   for (const auto& h : holders) c.nodes.insert(c.nodes.end(), h.nodes.begin(), h.nodes.end());
   return c;
@@ -77,19 +77,19 @@ XmlFederation find_federation(const sg4::Engine& engine, const Topology& topo) {
   if (topo.clusters_at == ClustersAt::Clusters) {
     std::vector<ZoneNodes> holders;
     collect_zone_nodes(root, fed.controller, holders, fed);
-    for (const auto& h : holders) fed.clusters.push_back(cluster_of(h.zone->get_name(), {h}));
+    for (const auto& h : holders) fed.clusters.push_back(merged_cluster(h.zone->get_name(), {h}));
   } else {
     // Sites: the root's own nodes (if any) form one cluster, then each child zone with all its nodes.
     ZoneNodes own{root, {}};
     for (auto* h : direct_hosts(root))
       if (h != fed.controller) own.nodes.push_back(h);
-    if (!own.nodes.empty()) fed.clusters.push_back(cluster_of(root->get_name(), {own}));
+    if (!own.nodes.empty()) fed.clusters.push_back(merged_cluster(root->get_name(), {own}));
     std::size_t sites = 0;
     for (auto* child : root->get_children()) {
       std::vector<ZoneNodes> holders;
       collect_zone_nodes(child, fed.controller, holders, fed);
       if (holders.empty()) continue;
-      fed.clusters.push_back(cluster_of(child->get_name(), holders));
+      fed.clusters.push_back(merged_cluster(child->get_name(), holders));
       sites++;
     }
     if (sites == 0)
