@@ -55,7 +55,11 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
 
 void add_scenario_options(po::options_description& d, ScenarioFiles& f) {
   d.add_options()("topology", po::value(&f.topology), "topology file (JSON); default: the embedded scenario")(
-      "platform", po::value(&f.platform), "SimGrid platform XML giving the hosts and network (clusters = its zones)")(
+      "platform", po::value(&f.platform),
+      "SimGrid platform XML giving the hosts and network (docs/INPUTS.md, \"Platform XML\")")(
+      "controller", po::value(&f.controller), "with a platform XML: this host of it is the controller, not a node")(
+      "clusters-at", po::value(&f.clusters_at),
+      "with a platform XML: clusters (default: every zone holding hosts) or sites (every child zone of the root)")(
       "application", po::value(&f.application), "application file (JSON)")(
       "timers", po::value(&f.timers), "timer file (JSON); default: none with a custom topology");
 }
@@ -197,6 +201,7 @@ int validate_command(const std::vector<std::string>& raw_args, const std::string
     config.topology_file = files.topology.empty() ? "<command line>" : files.topology;
     if (!files.topology.empty()) config.base_dir = std::filesystem::path(files.topology).parent_path().string();
     if (!files.platform.empty()) config.topology_doc["platform"] = files.platform;
+    set_platform_options(config.topology_doc, files);
     Topology topo = parse_topology(config.topology_doc, config.topology_file, config.base_dir);
     std::printf("ok: topology %s%s\n", config.topology_file.c_str(),
                 topo.platform_xml.empty() ? "" : " (its platform XML is loaded only with an application)");

@@ -15,6 +15,23 @@ std::string folder_of(const std::string& file) {
 }
 } // namespace
 
+void set_platform_options(json& topology, const ScenarioFiles& files) {
+  for (const auto& [option, value] :
+       {std::pair{"--controller", &files.controller}, {"--clusters-at", &files.clusters_at}})
+    if (!value->empty() && !(topology.is_object() && topology.contains("platform")))
+      throw InputError("command line", option,
+                       "only meaningful with a platform XML (--platform FILE or the topology's \"platform\")");
+  if (!files.clusters_at.empty()) {
+    if (files.clusters_at != "clusters" && files.clusters_at != "sites")
+      throw InputError("command line", "--clusters-at",
+                       fmt::format("unknown level \"{}\" (clusters: every zone holding hosts; sites: every child "
+                                   "zone of the root)",
+                                   files.clusters_at));
+    topology["clusters_at"] = files.clusters_at;
+  }
+  if (!files.controller.empty()) topology["controller"] = json{{"host", files.controller}};
+}
+
 RunConfig load_scenario(const ScenarioFiles& files, const std::vector<std::string>& overrides) {
   RunConfig c;
   const bool custom = !files.topology.empty() || !files.platform.empty();
@@ -36,6 +53,7 @@ RunConfig load_scenario(const ScenarioFiles& files, const std::vector<std::strin
     if (!c.topology_doc.is_object()) throw InputError(c.topology_file, "", "expected an object");
     c.topology_doc["platform"] = std::filesystem::absolute(files.platform).string();
   }
+  set_platform_options(c.topology_doc, files);
   if (!files.application.empty()) {
     c.application_doc = load_json_file(files.application);
     c.application_file = files.application;

@@ -14,10 +14,18 @@ struct ScenarioFiles {
   std::string platform;
   std::string application;
   std::string timers;
+  // With a platform XML: an existing host as controller, and the level of its zones that are the
+  // clusters; both set the topology's field ("controller": {"host": ...}, "clusters_at").
+  std::string controller;
+  std::string clusters_at;
 };
 
 /** @brief Loads the documents (files or embedded defaults) and applies @p overrides. */
 RunConfig load_scenario(const ScenarioFiles& files, const std::vector<std::string>& overrides);
+
+/** @brief Sets the topology's fields that --controller and --clusters-at give (InputError without
+ *  a platform XML, or with an unknown level). */
+void set_platform_options(json& topology, const ScenarioFiles& files);
 
 /** @brief Applies one "PATH=VALUE" override (PATH: topology/..., application/..., timers/...). */
 void apply_override(RunConfig& config, const std::string& assignment);

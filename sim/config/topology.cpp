@@ -105,6 +105,24 @@ FailureSpec parse_failures(const json& j, const Where& at, const std::string& ba
   return f;
 }
 
+// The controller: the link(s) of the host ckptsim adds, or an existing host of the platform XML.
+void parse_controller(const json& j, const Where& at, bool from_xml, Topology& t) {
+  ObjectReader r(j, at);
+  if (auto* v = r.optional("host")) {
+    if (!from_xml) r.where("host").fail("an existing host as controller needs a \"platform\" XML");
+    if (r.has("latency") || r.has("bandwidth"))
+      r.where(r.has("latency") ? "latency" : "bandwidth")
+          .fail("the controller is an existing host (\"host\"): its links are the platform's; remove this field");
+    t.controller_host = as_string(*v, r.where("host"));
+    if (t.controller_host.empty()) r.where("host").fail("expected a host name");
+  } else {
+    t.controller.latency = as_nonnegative_quantity(r.required("latency"), r.where("latency"), units::Kind::Duration);
+    t.controller.bandwidth =
+        as_positive_quantity(r.required("bandwidth"), r.where("bandwidth"), units::Kind::Bandwidth);
+  }
+  r.finish();
+}
+
 // Every model reads its own fields: each field of the object is known whichever model is used.
 StorageSpec parse_storage(const json& j, const Where& at) {
   ObjectReader r(j, at);
@@ -178,7 +196,12 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
       for (std::size_t k = 0; k < row.size(); k++) t.wan.back().push_back(parse_link(row[k], w / i / k));
     }
   }
-  if (auto* v = r.optional("controller")) t.controller = parse_link(*v, r.where("controller"));
+  if (auto* v = r.optional("clusters_at")) {
+    if (!from_xml) r.where("clusters_at").fail("only meaningful with a \"platform\" XML");
+    t.clusters_at = as_choice(*v, r.where("clusters_at"), {"clusters", "sites"}) == "sites" ? ClustersAt::Sites
+                                                                                            : ClustersAt::Clusters;
+  }
+  if (auto* v = r.optional("controller")) parse_controller(*v, r.where("controller"), from_xml, t);
   if (auto* v = r.optional("mtbf")) t.mtbf = as_period(*v, r.where("mtbf"));
   if (auto* v = r.optional("storage")) t.storage = parse_storage(*v, r.where("storage"));
   if (auto* v = r.optional("failures")) t.failures = parse_failures(*v, r.where("failures"), base_dir);

@@ -69,12 +69,18 @@ struct StorageSpec {
   std::map<std::string, std::any> settings;
 };
 
+/** @brief Which zones of a platform XML are the clusters (docs/INPUTS.md, "Platform XML"):
+ *  every zone holding hosts directly, or every child zone of the root with all its hosts. */
+enum class ClustersAt { Clusters, Sites };
+
 struct Topology {
   std::string source = "<embedded>"; // file name, for messages and results
   std::vector<ClusterSpec> clusters;
   std::vector<std::vector<LinkSpec>> wan;                // wan[i][j-i-1] joins cluster i and cluster j > i
   std::string platform_xml;                              // non-empty: hosts and network from this file
-  LinkSpec controller{1e-6, 1e10};                       // link of the non-computing controller host
+  ClustersAt clusters_at = ClustersAt::Clusters;         // platform XML only
+  LinkSpec controller{1e-6, 1e10};                       // link(s) of the controller host ckptsim adds
+  std::string controller_host;                           // platform XML only: an existing host as controller
   double mtbf = std::numeric_limits<double>::infinity(); // federation MTBF, seconds
   FailureSpec failures;
   StorageSpec storage;

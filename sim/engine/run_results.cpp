@@ -17,8 +17,7 @@ RunResult Run::collect(double wall_seconds) {
   RunResult r;
   double failure_free = 0;
   for (NodeId n = 0; n < num_nodes(); n++)
-    failure_free = std::max(failure_free, workload_->failure_free_work(n) /
-                                              (platform_.layout.cluster(platform_.layout.cluster_of(n)).speed / 1e9));
+    failure_free = std::max(failure_free, workload_->failure_free_work(n) / (platform_.layout.speed(n) / 1e9));
   const bool cut = end_.cut();
   const double makespan = cut ? end_.date() : termination_.all_finished_date();
   nlohmann::ordered_json res;

@@ -22,7 +22,7 @@ NodeRuntime::NodeRuntime(Run& run, NodeId id, bool restarted, FailureNotice noti
     , notice_(notice)
     , agent_(run.protocol().make_agent(id, service_))
     , app_(run.workload(), id, service_ ? AppStateValue{} : run.workload().initial_state(id, run.config().options.seed),
-           service_ ? 1.0 : run.layout().cluster(cluster_).speed / 1e9, run.cpu_share(id))
+           service_ ? 1.0 : run.layout().speed(id) / 1e9, run.cpu_share(id))
     , outbox_(run, id, inc_)
     , transfers_(run, *this, id, inc_, cluster_) {
   // A restarted process runs only once its protocol has restored it.

@@ -9,19 +9,23 @@ FederationLayout::FederationLayout(const Topology& topology) {
   for (const auto& c : topology.clusters) {
     std::vector<std::string> hosts;
     for (int i = 0; i < c.nodes; i++) hosts.push_back(fmt::format("{}-{}", c.name, i));
-    add_cluster(c, hosts);
+    add_cluster(c.name, hosts, std::vector<double>(hosts.size(), c.speed));
   }
 }
 
-FederationLayout::FederationLayout(const Topology& topology, const std::vector<std::vector<std::string>>& hosts) {
-  for (std::size_t c = 0; c < topology.clusters.size(); c++) add_cluster(topology.clusters[c], hosts.at(c));
+FederationLayout::FederationLayout(const Topology& topology, const std::vector<std::vector<std::string>>& hosts,
+                                   const std::vector<std::vector<double>>& speeds) {
+  for (std::size_t c = 0; c < topology.clusters.size(); c++)
+    add_cluster(topology.clusters[c].name, hosts.at(c), speeds.at(c));
 }
 
-void FederationLayout::add_cluster(const ClusterSpec& spec, const std::vector<std::string>& hosts) {
-  ClusterLayout cl{spec.name, num_nodes(), static_cast<int>(hosts.size()), spec.speed};
-  for (const auto& h : hosts) {
-    by_name_[h] = num_nodes();
-    hosts_.push_back(h);
+void FederationLayout::add_cluster(const std::string& name, const std::vector<std::string>& hosts,
+                                   const std::vector<double>& speeds) {
+  ClusterLayout cl{name, num_nodes(), static_cast<int>(hosts.size()), speeds.empty() ? 1e9 : speeds.front()};
+  for (std::size_t i = 0; i < hosts.size(); i++) {
+    by_name_[hosts[i]] = num_nodes();
+    hosts_.push_back(hosts[i]);
+    speeds_.push_back(speeds[i]);
     cluster_of_.push_back(num_clusters());
   }
   clusters_.push_back(cl);

@@ -1,6 +1,7 @@
 #include "sim/platform/platform.hpp"
 
 #include "sim/config/input_error.hpp"
+#include "sim/platform/xml_services.hpp"
 #include "sim/version.hpp"
 
 #include <fmt/format.h>
@@ -12,6 +13,12 @@ namespace ckptsim {
 namespace {
 
 constexpr const char* kControllerHost = "controller";
+
+std::string found_cluster_names(const XmlFederation& fed) {
+  std::string out;
+  for (const auto& c : fed.clusters) out += (out.empty() ? "" : ", ") + c.name;
+  return out;
+}
 
 // A zero-latency, unbounded loopback per host: signals between two actors of one host (failure
 // notices, the engine's local events) take no simulated time. Star zones do not use SimGrid's
@@ -89,69 +96,49 @@ Platform build_from_topology(const Topology& topo) {
   return p;
 }
 
+// Hosts and network from a platform XML, completed with what the file lacks (xml_services.hpp):
+// the topology's clusters become the platform's.
 Platform load_xml(sg4::Engine& engine, Topology& topo) {
   try {
     engine.load_platform(topo.platform_xml);
   } catch (const std::exception& e) {
     throw InputError(topo.platform_xml, "", fmt::format("SimGrid cannot load this platform: {}", e.what()));
   }
-  Platform p;
-  std::vector<std::vector<std::string>> hosts;
+  const XmlFederation fed = find_federation(engine, topo);
   std::map<std::string, ClusterSpec> given;
   for (const auto& c : topo.clusters) given[c.name] = c;
+  Platform p;
   std::vector<ClusterSpec> clusters;
-  for (auto* zone : engine.get_netzone_root()->get_children()) {
-    auto zone_hosts = zone->get_all_hosts();
-    bool is_controller = false;
-    for (auto* h : zone_hosts)
-      if (h->get_name() == kControllerHost) is_controller = true;
-    if (is_controller) {
-      if (zone_hosts.size() != 1)
-        throw InputError(topo.platform_xml, "", "the zone holding host \"controller\" must hold no other host");
-      p.controller = zone_hosts.front();
-      continue;
-    }
-    if (zone->get_name() == "storage") { // checkpoint servers, not a cluster
-      p.servers = zone_hosts;
-      continue;
-    }
-    if (zone_hosts.empty()) continue;
+  std::vector<std::vector<std::string>> names;
+  std::vector<std::vector<double>> speeds;
+  for (const XmlCluster& found : fed.clusters) {
     ClusterSpec spec;
-    if (auto it = given.find(zone->get_name()); it != given.end()) {
+    if (auto it = given.find(found.name); it != given.end()) {
       spec = it->second;
       given.erase(it);
     }
-    spec.name = zone->get_name();
-    spec.nodes = static_cast<int>(zone_hosts.size());
-    spec.speed = zone_hosts.front()->get_speed();
-    for (auto* h : zone_hosts)
-      if (h->get_speed() != spec.speed)
-        throw InputError(topo.platform_xml, "",
-                         fmt::format("the hosts of zone \"{}\" have different speeds ({} has {} f, {} has {} f): "
-                                     "ckptsim needs one node speed per cluster",
-                                     spec.name, zone_hosts.front()->get_name(), spec.speed, h->get_name(),
-                                     h->get_speed()));
-    std::vector<std::string> names;
-    for (auto* h : zone_hosts) {
-      names.push_back(h->get_name());
+    spec.name = found.name;
+    spec.nodes = static_cast<int>(found.nodes.size());
+    spec.speed = found.nodes.front()->get_speed();
+    names.emplace_back();
+    speeds.emplace_back();
+    for (auto* h : found.nodes) {
+      names.back().push_back(h->get_name());
+      speeds.back().push_back(h->get_speed());
       p.hosts.push_back(h);
     }
-    hosts.push_back(names);
     clusters.push_back(spec);
   }
   if (!given.empty())
-    throw InputError(
-        topo.source, "/clusters",
-        fmt::format("cluster \"{}\" is not a zone of the platform {}", given.begin()->first, topo.platform_xml));
-  if (!p.controller)
-    throw InputError(topo.platform_xml, "",
-                     "no host named \"controller\": a platform needs one, alone in its own zone, for the engine's "
-                     "non-computing actors (see `ckptsim platform` for an example)");
-  if (clusters.empty())
-    throw InputError(topo.platform_xml, "", "no cluster: the root zone has no child zone with hosts");
+    throw InputError(topo.source, "/clusters",
+                     fmt::format("cluster \"{}\" is not a cluster of the platform {} (its clusters: {})",
+                                 given.begin()->first, topo.platform_xml, found_cluster_names(fed)));
+  const XmlServices services = complete_platform(engine, fed, topo);
+  p.controller = services.controller;
+  p.servers = services.servers;
   topo.clusters = clusters;
   topo.storage.servers = static_cast<int>(p.servers.size());
-  p.layout = FederationLayout(topo, hosts);
+  p.layout = FederationLayout(topo, names, speeds);
   return p;
 }
 

@@ -28,7 +28,7 @@ CliOutput run_cli(const std::string& args) {
   return o;
 }
 
-ChildResult run_in_child(const RunConfig& config) {
+ChildText run_forked(const std::function<std::string()>& body) {
   int fds[2];
   if (pipe(fds) != 0) throw std::runtime_error("pipe failed");
   std::fflush(nullptr);
@@ -39,9 +39,7 @@ ChildResult run_in_child(const RunConfig& config) {
     int status = 0;
     std::string out;
     try {
-      Run run(config);
-      run.prepare({"ckptsim-test", "--log=root.thres:critical"});
-      out = nlohmann::json(run.simulate().document).dump();
+      out = body();
     } catch (const InputError& e) {
       status = 2;
       out = e.what();
@@ -59,19 +57,29 @@ ChildResult run_in_child(const RunConfig& config) {
     _exit(status);
   }
   close(fds[1]);
-  std::string data;
+  ChildText r;
   char buf[65536];
   ssize_t n;
-  while ((n = read(fds[0], buf, sizeof buf)) > 0) data.append(buf, static_cast<std::size_t>(n));
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) r.text.append(buf, static_cast<std::size_t>(n));
   close(fds[0]);
   int wstatus = 0;
   waitpid(pid, &wstatus, 0);
-  ChildResult r;
   r.exit_status = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128 + WTERMSIG(wstatus);
+  return r;
+}
+
+ChildResult run_in_child(const RunConfig& config) {
+  const ChildText child = run_forked([&] {
+    Run run(config);
+    run.prepare({"ckptsim-test", "--log=root.thres:critical"});
+    return nlohmann::json(run.simulate().document).dump();
+  });
+  ChildResult r;
+  r.exit_status = child.exit_status;
   if (r.exit_status == 0)
-    r.document = nlohmann::json::parse(data);
+    r.document = nlohmann::json::parse(child.text);
   else
-    r.error = data;
+    r.error = child.text;
   return r;
 }
 

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <string>
 
 namespace ckptsim::test_support {
@@ -19,6 +20,14 @@ struct ChildResult {
 
 /** @brief Runs @p config in a child process. */
 ChildResult run_in_child(const RunConfig& config);
+
+struct ChildText {
+  int exit_status = -1; // 0: @p body returned; 2: it threw an InputError; 3: another exception
+  std::string text;     // what it returned, or the exception's text
+};
+
+/** @brief Runs @p body in a forked child process (for anything that needs its own SimGrid engine). */
+ChildText run_forked(const std::function<std::string()>& body);
 
 /** @brief A small federation: @p clusters clusters of @p nodes nodes (SAN 10us / 80MBps, WAN
  *  150us / 100MBps), MTBF @p mtbf seconds (inf for none). */

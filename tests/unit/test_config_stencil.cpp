@@ -157,10 +157,10 @@ TEST(ConfigStencil, WithAPlatformXmlTheWorkloadChecksTheDomain) {
   t.platform_xml = "p.xml";
   json one = json::parse(R"({"kind": "stencil", "dims": 1, "width": 2, "iterations": 1, "task_cost": 1})");
   const Application app = parse_application(one, "app.json", t);
-  const FederationLayout three(t, {{"h0", "h1", "h2"}});
+  const FederationLayout three(t, {{"h0", "h1", "h2"}}, {{1e9, 1e9, 1e9}});
   EXPECT_TRUE(fails_with([&] { make_workload(app, three); }, "/width",
                          "3 processes (every node of the federation) need at least one cell each"));
-  const FederationLayout two(t, {{"h0", "h1"}});
+  const FederationLayout two(t, {{"h0", "h1"}}, {{1e9, 1e9}});
   EXPECT_NO_THROW(make_workload(app, two));
 }
 

@@ -142,9 +142,9 @@ TEST(ConfigDocumentationKeys, AreNeverReadAsClusterNodeOrTimerNames) {
 TEST(ConfigTopology, UnknownKeyListsTheKnownKeys) {
   json t = two_clusters();
   t["mtbff"] = "5h";
-  EXPECT_TRUE(topology_fails(
-      t, "/mtbff",
-      "unknown field \"mtbff\" (known fields here: clusters, controller, failures, mtbf, platform, storage, wan)"));
+  EXPECT_TRUE(topology_fails(t, "/mtbff",
+                             "unknown field \"mtbff\" (known fields here: clusters, clusters_at, controller, failures, "
+                             "mtbf, platform, storage, wan)"));
   t = two_clusters();
   t["clusters"][1]["san"]["jitter"] = 0;
   EXPECT_TRUE(topology_fails(t, "/clusters/1/san/jitter",
@@ -157,9 +157,9 @@ TEST(ConfigTopology, UnknownKeyOfASingleClusterTopologyStillListsWan) {
   t["clusters"].erase(1);
   t.erase("wan");
   t["mtbfh"] = 1;
-  EXPECT_TRUE(topology_fails(
-      t, "/mtbfh",
-      "unknown field \"mtbfh\" (known fields here: clusters, controller, failures, mtbf, platform, storage, wan)"));
+  EXPECT_TRUE(topology_fails(t, "/mtbfh",
+                             "unknown field \"mtbfh\" (known fields here: clusters, clusters_at, controller, failures, "
+                             "mtbf, platform, storage, wan)"));
 }
 
 TEST(ConfigTopology, MissingField) {
@@ -375,8 +375,9 @@ TEST(ConfigApplication, ClusterThatDoesNotExist) {
 TEST(ConfigApplication, EveryClusterExactlyOnce) {
   json a = stochastic_app();
   a["clusters"].erase(1);
-  EXPECT_TRUE(
-      application_fails(a, "/clusters", "cluster \"c1\" of the topology has no entry (every cluster needs one)"));
+  EXPECT_TRUE(application_fails(a, "/clusters",
+                                "cluster \"c1\" of the topology has no entry (every cluster needs one, or give a \"*\" "
+                                "entry for those not listed)"));
   a = stochastic_app();
   a["clusters"][1]["cluster"] = "c0";
   EXPECT_TRUE(application_fails(a, "/clusters/1/cluster", "cluster \"c0\" is described twice"));
@@ -509,6 +510,28 @@ TEST(ConfigTopology, WithAPlatformXmlTheNetworkAndSpeedComeFromTheXml) {
                          "with a \"platform\" XML the hosts and links come from the XML"));
   t["clusters"][0] = {{"name", "c0"}, {"checkpoint_size", "2MB"}};
   EXPECT_DOUBLE_EQ(parse_topology(t, "t.json", dir).clusters[0].checkpoint_size, 2e6);
+}
+
+TEST(ConfigTopology, ClusterLevelAndControllerHostNeedAPlatformXml) {
+  std::string dir = temp_dir();
+  write(dir, "p.xml", "<platform version=\"4.1\"/>");
+  json t = json::parse(R"({"platform": "p.xml", "clusters_at": "sites", "controller": {"host": "fe"}})");
+  const Topology topo = parse_topology(t, "t.json", dir);
+  EXPECT_EQ(topo.clusters_at, ClustersAt::Sites);
+  EXPECT_EQ(topo.controller_host, "fe");
+  t["clusters_at"] = "racks";
+  EXPECT_TRUE(fails_with([&] { parse_topology(t, "t.json", dir); }, "t.json", "/clusters_at",
+                         "\"racks\" is not one of: clusters, sites"));
+  t["clusters_at"] = "clusters";
+  t["controller"]["latency"] = "1us";
+  EXPECT_TRUE(fails_with([&] { parse_topology(t, "t.json", dir); }, "t.json", "/controller/latency",
+                         "the controller is an existing host (\"host\"): its links are the platform's"));
+  json no_xml = two_clusters();
+  no_xml["clusters_at"] = "sites";
+  EXPECT_TRUE(topology_fails(no_xml, "/clusters_at", "only meaningful with a \"platform\" XML"));
+  no_xml = two_clusters();
+  no_xml["controller"] = {{"host", "c0-0"}};
+  EXPECT_TRUE(topology_fails(no_xml, "/controller/host", "an existing host as controller needs a \"platform\" XML"));
 }
 
 TEST(ConfigOverride, SetsANestedValue) {

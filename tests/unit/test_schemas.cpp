@@ -202,10 +202,20 @@ TEST(Schemas, ParseAndUseOnlyImplementedKeywords) {
   }
 }
 
+// The JSON files of workloads/ and platforms/ (whose application files are written for any platform:
+// checked against the default topology).
+std::vector<fs::path> shipped_json_files() {
+  std::vector<fs::path> files;
+  for (const char* dir : {"workloads", "platforms"})
+    for (const auto& e : fs::recursive_directory_iterator(fs::path(CKPTSIM_SOURCE_DIR) / dir))
+      if (e.path().extension() == ".json") files.push_back(e.path());
+  return files;
+}
+
 TEST(Schemas, ShippedWorkloadsPassTheLoaderAndTheirSchema) {
   int checked = 0;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(CKPTSIM_SOURCE_DIR) / "workloads")) {
-    if (e.path().extension() != ".json") continue;
+  for (const auto& path : shipped_json_files()) {
+    const fs::directory_entry e(path);
     SCOPED_TRACE(e.path().string());
     const std::string name = e.path().filename().string();
     // Sweep files go through the sweep loader (which checks the files they name); drivers.json
@@ -273,9 +283,11 @@ TEST(Schemas, AllowExactlyTheFieldsTheLoaderKnows) {
   EXPECT_EQ(
       topology((R"({"clusters": [{"zz": 0, "name": "c0", "nodes": 1, "san": )" + std::string(link) + "}]}").c_str()),
       schema_fields("topology", "/$defs/cluster"));
+  EXPECT_EQ(topology(R"({"clusters": [{"name": "c0", "nodes": 1, "san": {"zz": 0, "latency": 0, "bandwidth": 1}}]})"),
+            schema_fields("topology", "/$defs/link"));
   EXPECT_EQ(
       topology((R"({"controller": {"zz": 0, "latency": 0, "bandwidth": 1}, "clusters": [)" + cluster + "]}").c_str()),
-      schema_fields("topology", "/$defs/link"));
+      schema_fields("topology", "/$defs/controller"));
   EXPECT_EQ(topology((R"({"failures": {"zz": 0}, "clusters": [)" + cluster + "]}").c_str()),
             schema_fields("topology", "/$defs/failures"));
 
@@ -294,6 +306,9 @@ TEST(Schemas, AllowExactlyTheFieldsTheLoaderKnows) {
            c1 + "]}")
               .c_str()),
       schema_fields("application", "/$defs/stochasticCluster"));
+  EXPECT_EQ(application(R"({"kind": "stochastic", "total_time": 1,
+                            "clusters": [{"cluster": "*", "compute": 1, "send": {"zz": 0}}]})"),
+            schema_fields("application", "/$defs/stochasticCluster/then/properties/send"));
   EXPECT_EQ(
       application(
           (std::string(

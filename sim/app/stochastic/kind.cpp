@@ -15,7 +15,8 @@ const ApplicationKindRegistration stochastic_kind{{
                {"clusters",
                 "one entry per cluster of the topology: {\"cluster\": name, \"compute\": a duration (mean of "
                 "an exponential) or a distribution, \"send\": {cluster: probability} (default none), "
-                "\"message_size\": s (default the file's)}; required"},
+                "\"message_size\": s (default the file's)}, or one entry {\"cluster\": \"*\", ..., \"send\": "
+                "{\"same\": p, \"other\": q}} for every cluster not listed; required"},
                {"message_size", "size of every message; default 1KiB"},
                {"node_matrix", "N x N node-to-node send probabilities, replacing every \"send\"; default none"}},
     .parse = parse_stochastic,
