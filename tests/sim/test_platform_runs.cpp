@@ -14,6 +14,7 @@
 
 #include <fstream>
 
+using namespace ckptsim;
 using namespace ckptsim::test_support;
 
 namespace {
