@@ -48,6 +48,18 @@ class ShippedPlatformRuns : public testing::TestWithParam<ShippedPlatform> {
   }
 };
 
+// Runs @p a and @p b (with failures) and expects the same results and statistics; returns @p a's.
+ChildResult expect_same_runs(const RunConfig& a, const RunConfig& b) {
+  const ChildResult ra = run_in_child(a);
+  const ChildResult rb = run_in_child(b);
+  EXPECT_EQ(ra.exit_status, 0) << ra.error;
+  EXPECT_EQ(rb.exit_status, 0) << rb.error;
+  EXPECT_GT(ra.document["results"]["failures"].get<double>(), 0);
+  EXPECT_EQ(without_wall_clock(ra.document)["results"], without_wall_clock(rb.document)["results"]);
+  EXPECT_EQ(ra.document["stats"], rb.document["stats"]);
+  return ra;
+}
+
 } // namespace
 
 TEST_P(ShippedPlatformRuns, NoneRestartsFromScratchAndCompletes) {
@@ -135,13 +147,7 @@ TEST(EveryOtherCluster, ARunIsThatOfTheEquivalentExplicitFile) {
   RunConfig b = make_config(topology, explicit_file);
   a.options.protocol = b.options.protocol = "coordinated";
   a.timers_doc = b.timers_doc = json::parse(R"({"default": {"checkpoint_period": "20min"}})");
-  const ChildResult ra = run_in_child(a);
-  const ChildResult rb = run_in_child(b);
-  ASSERT_EQ(ra.exit_status, 0) << ra.error;
-  ASSERT_EQ(rb.exit_status, 0) << rb.error;
-  EXPECT_GT(ra.document["results"]["failures"].get<double>(), 0);
-  EXPECT_EQ(without_wall_clock(ra.document)["results"], without_wall_clock(rb.document)["results"]);
-  EXPECT_EQ(ra.document["stats"], rb.document["stats"]);
+  const ChildResult ra = expect_same_runs(a, b);
   // Messages between every pair of clusters, the same (and there are some between every pair).
   const auto& m = ra.document["stats"]["matrices"]["app.messages"];
   for (const auto& row : m)
@@ -160,11 +166,5 @@ TEST(PlatformXmlRoundTrip, TheXmlOfATopologyRunsExactlyAsTheTopologyWithFailures
   RunConfig a = make_config(topology, application, timers);
   RunConfig b = make_config(from_xml, application, timers);
   a.options.protocol = b.options.protocol = "coordinated";
-  const ChildResult ra = run_in_child(a);
-  const ChildResult rb = run_in_child(b);
-  ASSERT_EQ(ra.exit_status, 0) << ra.error;
-  ASSERT_EQ(rb.exit_status, 0) << rb.error;
-  EXPECT_GT(ra.document["results"]["failures"].get<double>(), 0);
-  EXPECT_EQ(without_wall_clock(ra.document)["results"], without_wall_clock(rb.document)["results"]);
-  EXPECT_EQ(ra.document["stats"], rb.document["stats"]);
+  expect_same_runs(a, b);
 }

@@ -4,24 +4,14 @@
 
 namespace ckptsim::mpi {
 
-void RankBuilder::compute(double flops) {
-  if (flops <= 0) return;
+void RankBuilder::local(Op::Kind kind, double amount, double& total) {
+  if (amount <= 0) return; // nothing to simulate
   Op op;
-  op.kind = Op::Kind::Compute;
-  op.amount = flops;
+  op.kind = kind;
+  op.amount = amount;
   op.action = action_;
   p_.ops.push_back(op);
-  p_.flops += flops;
-}
-
-void RankBuilder::sleep(double seconds) {
-  if (seconds <= 0) return;
-  Op op;
-  op.kind = Op::Kind::Sleep;
-  op.amount = seconds;
-  op.action = action_;
-  p_.ops.push_back(op);
-  p_.sleep += seconds;
+  total += amount;
 }
 
 void RankBuilder::send(int dst, int tag, double bytes) {

@@ -29,8 +29,8 @@ class RankBuilder {
   /** @brief The trace action the next operations come from. */
   void at(std::uint32_t action) { action_ = action; }
 
-  void compute(double flops);
-  void sleep(double seconds);
+  void compute(double flops) { local(Op::Kind::Compute, flops, p_.flops); }
+  void sleep(double seconds) { local(Op::Kind::Sleep, seconds, p_.sleep); }
   void send(int dst, int tag, double bytes);
   /** @brief Posts a receive; returns its index. */
   std::uint32_t post(int src, int tag, double bytes);
@@ -54,6 +54,8 @@ class RankBuilder {
 
  private:
   static constexpr std::uint32_t kSendRequest = 0xffffffffu;
+  /** @brief A computation or a sleep of @p amount (none when 0), added to @p total. */
+  void local(Op::Kind kind, double amount, double& total);
   int rank_;
   RankProgram& p_;
   std::uint32_t action_ = 0;
