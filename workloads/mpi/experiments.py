@@ -4,12 +4,12 @@
     python3 workloads/mpi/experiments.py [--jobs 2] [--seeds 20]
 
 Each application trace of traces/ (jacobi2d, cg, master_worker; coverage is a syntax test, not an
-application) with its computations scaled to about 1 h (comparison/<trace>.json), mapped onto the
-2-cluster and the 4-cluster federation of platforms/ (rank i on node i), under the protocols none,
-coordinated, hc3i, independent (unit=cluster) and msglog (pessimistic), with exponential failures
-(federation MTBF 20 min), a checkpoint every 5 min (comparison/timers.json) and 50 MB per process
-checkpoint; the same seeds for every protocol, so each protocol meets the same failure dates and
-victims (as `ckptsim compare`). Every run must complete with 0 consistency violations and the
+application) as an mpi-trace application whose computations are scaled to about 1 h (SCALES; the
+script writes the application files to a temporary folder), mapped onto the 2-cluster and the
+4-cluster federation of platforms/ (rank i on node i), under the protocols none, coordinated, hc3i,
+independent (unit=cluster) and msglog (pessimistic), with exponential failures (federation MTBF
+20 min), a checkpoint every 5 min and 50 MB per process checkpoint; the same seeds for every
+protocol, so each protocol meets the same failure dates and victims (as `ckptsim compare`). Every run must complete with 0 consistency violations and the
 failure-free result checksum (the trace replayed exactly once in effect), or the script stops with
 the command to reproduce it.
 
@@ -35,6 +35,9 @@ from results_file import add_simulator_options, aligned, git_line, made_by, simu
 RESULTS = os.path.join(ROOT, "results", "mpi")
 
 TRACES = ["jacobi2d", "cg", "master_worker"]
+# compute_scale of each trace: a failure-free run of about 1 h with protocol none on either
+# federation (3590, 3604 and 3608 s); the traces themselves last 17 to 85 ms.
+SCALES = {"jacobi2d": 1.33e6, "cg": 1.19e6, "master_worker": 4.8e5}
 FEDERATIONS = [("2 clusters", "two-clusters", 2), ("4 clusters", "four-clusters", 4)]
 # (label, ckptsim options): the protocols of issue 17 item 6, variants named explicitly.
 PROTOCOLS = [("none", ["--protocol", "none"]),
@@ -47,7 +50,7 @@ CHECKPOINT_SIZE = "50MB"
 # As workloads/default (the HC3I report's federation): detection 1 s, node back after 1 min, 10 s
 # to restart a process.
 FAILURES = {"model": "exponential", "detection_delay": "1s", "downtime": "1min", "restart_overhead": "10s"}
-TIMERS = os.path.join(HERE, "comparison", "timers.json")
+TIMERS = {"checkpoint_period": "5min", "gc_period": "30min"}
 
 # Two-sided 95 % quantiles of Student's t, df 1..30, beyond: interpolation in 1/df towards 1.960
 # (the same as the sweeps' points tables, sim/cli/sweep/aggregate.cpp, and plots/common.py).
@@ -73,12 +76,30 @@ def mean_ci(values):
     return m, t * sd / math.sqrt(n)
 
 
-def inputs(trace, federation):
-    """The input options of one trace on one federation (relative to ROOT, where the runs start)."""
+def application(trace):
+    """The application document of a trace; its trace path is relative to the repository root,
+    where the application files are read from (the runs start there)."""
+    return {"kind": "mpi-trace", "trace": rel(os.path.join(HERE, "traces", trace, trace + ".ti")),
+            "compute_scale": SCALES[trace]}
+
+
+def write_applications(folder):
+    """Writes FOLDER/<trace>.json for every trace. They are not committed files: the JSON schema of
+    applications (schemas/application.schema.json) does not know the mpi-trace kind yet, and every
+    JSON file under workloads/ must pass it (tests/unit/test_schemas.cpp)."""
+    for trace in TRACES:
+        doc = dict(application(trace), trace=os.path.join(ROOT, application(trace)["trace"]))
+        with open(os.path.join(folder, trace + ".json"), "w") as f:
+            json.dump(doc, f)
+
+
+def inputs(trace, federation, apps):
+    """The input options of one trace on one federation (APPS: the folder of the application files;
+    other paths relative to ROOT, where the runs start)."""
     _, platform, clusters = federation
     opts = ["--topology", rel(os.path.join(HERE, "platforms", platform + ".json")),
-            "--application", rel(os.path.join(HERE, "comparison", trace + ".json")),
-            "--timers", rel(TIMERS), "--set", "topology/mtbf=" + MTBF,
+            "--application", os.path.join(apps, trace + ".json"),
+            "--set", "timers/default=" + json.dumps(TIMERS, separators=(",", ":")), "--set", "topology/mtbf=" + MTBF,
             "--set", "topology/failures=" + json.dumps(FAILURES, separators=(",", ":"))]
     for c in range(clusters):
         opts += ["--set", "topology/clusters/%d/checkpoint_size=%s" % (c, CHECKPOINT_SIZE)]
@@ -106,14 +127,21 @@ def checkpoints(protocol, doc):
 class Sim:
     """Runs ckptsim, --jobs at a time; every run is checked (completed, 0 violations, checksum)."""
 
-    def __init__(self, ckptsim, jobs):
+    def __init__(self, ckptsim, jobs, apps):
         self.ckptsim = ckptsim
         self.jobs = jobs
+        self.apps = apps
 
     def command(self, point):
         trace, federation, (_, protocol_opts), seed, extra = point
-        return [self.ckptsim, "run", "--quiet"] + protocol_opts + inputs(trace, federation) + extra + [
+        return [self.ckptsim, "run", "--quiet"] + protocol_opts + inputs(trace, federation, self.apps) + extra + [
             "--seed", str(seed)]
+
+    def fail(self, point, what):
+        """Stops the script: the command of POINT, its application file's content, WHAT went wrong."""
+        sys.exit("experiments.py: %s\n  with %s/%s.json = %s\n%s" % (
+            " ".join(shlex.quote(a) for a in self.command(point)), self.apps, point[0],
+            json.dumps(application(point[0])), what))
 
     def one(self, point):
         with tempfile.TemporaryDirectory(prefix="mpi-exp-") as tmp:
@@ -122,13 +150,12 @@ class Sim:
             proc = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   universal_newlines=True)
             if proc.returncode != 0:
-                sys.exit("experiments.py: %s failed (exit %d):\n%s" % (" ".join(cmd), proc.returncode, proc.stderr))
+                self.fail(point, "failed (exit %d):\n%s" % (proc.returncode, proc.stderr))
             with open(out) as f:
                 doc = json.load(f)
         res = doc["results"]
         if res["status"] != "completed" or res["consistency"]["violations"] != 0:
-            sys.exit("experiments.py: %s: status %s, %d consistency violations" % (
-                " ".join(cmd[:-2]), res["status"], res["consistency"]["violations"]))
+            self.fail(point, "status %s, %d consistency violations" % (res["status"], res["consistency"]["violations"]))
         return doc
 
     def run_all(self, points):
@@ -168,10 +195,18 @@ def main():
     add_simulator_options(ap, ROOT)
     ap.add_argument("--seeds", type=int, default=20, help="seeds 1..N per point (default 20)")
     args = ap.parse_args()
-    sim = Sim(simulator(args), max(1, args.jobs))
     seeds = list(range(1, args.seeds + 1))
     t0 = time.time()
+    with tempfile.TemporaryDirectory(prefix="mpi-exp-apps-") as apps:
+        write_applications(apps)
+        sim = Sim(simulator(args), max(1, args.jobs), apps)
+        ff, run_rows, by_point = run_experiment(sim, seeds)
+    wall = time.time() - t0
+    publish_tables(args, sim, seeds, ff, run_rows, by_point, wall)
 
+
+def run_experiment(sim, seeds):
+    """Runs every point; gives the failure-free references, the per-run rows and the runs by point."""
     # Failure-free reference of each trace x federation: protocol none, no failure. Its makespan is
     # the base of the overhead, its checksum what every run with failures must give.
     no_failure = ["--set", "topology/mtbf=never"]
@@ -188,17 +223,19 @@ def main():
     for (t, f, p, s, _), doc in zip(points, docs):
         base, checksum = ff[(t, f[0])]
         if doc["results"]["result_checksum"] != checksum:
-            sys.exit("experiments.py: %s: result checksum %s, failure-free %s (a message lost, duplicated or "
-                     "replayed differently)" % (" ".join(sim.command((t, f, p, s, []))),
-                                                doc["results"]["result_checksum"], checksum))
+            sim.fail((t, f, p, s, []), "result checksum %s, failure-free %s (a message lost, duplicated or replayed "
+                     "differently)" % (doc["results"]["result_checksum"], checksum))
         values = [col(p[0], doc, base) for _, col in RUN_COLUMNS]
         # Paired with coordinated's run of the same seed (same failures until one run ends): the
         # seed-to-seed spread of the failures cancels out.
         values.append(doc["results"]["makespan"] - coordinated[(t, f[0], s)])
         run_rows.append([t, f[0], p[0], s] + values)
         by_point.setdefault((t, f[0], p[0]), []).append(values)
-    wall = time.time() - t0
+    return ff, run_rows, by_point
 
+
+def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall):
+    """Writes compare.csv and compare.runs.csv with their '#' lines, and prints the table."""
     rows = []
     for (t, fed, p), runs in by_point.items():
         row = [t, fed, p, len(runs), ff[(t, fed)][0]]
@@ -209,17 +246,21 @@ def main():
     for name in COLUMNS:
         header += [name, name + "_ci95"]
 
+    # The example names the application file as written at the repository root (application()).
     example = " ".join(shlex.quote(a) for a in [rel(sim.ckptsim), "run"] + sim.command(
-        (TRACES[0], FEDERATIONS[0], PROTOCOLS[2], 1, []))[2:] + ["--output", "out.json"])
-    n_runs = len(cases) + len(points)
+        (TRACES[0], FEDERATIONS[0], PROTOCOLS[2], 1, []))[2:] + ["--output", "out.json"]).replace(
+        os.path.join(sim.apps, ""), "")
+    n_runs = len(FEDERATIONS) * len(TRACES) * (1 + len(PROTOCOLS) * len(seeds))
     lines = made_by("MPI traces: protocols compared on each trace x federation (issue 17 item 6), means over seeds "
                     "%d-%d with 95 %% confidence half-widths (Student's t)" % (seeds[0], seeds[-1]),
                     "python3 workloads/mpi/experiments.py --jobs %d --seeds %d   (from the repository root)"
                     % (sim.jobs, args.seeds), git_line(ROOT, "workloads/mpi"), example, n_runs, wall, sim.jobs)
-    notes = ["# inputs: workloads/mpi/comparison/<trace>.json (compute_scale: a failure-free run of about 1 h), "
-             "platforms/two-clusters.json (2 x 8 nodes) and four-clusters.json (4 x 4), rank i on node i; timers "
-             "comparison/timers.json (checkpoint every 5 min, GC every 30 min); --set mtbf %s, failures %s, "
-             "checkpoint_size %s per process" % (MTBF, json.dumps(FAILURES), CHECKPOINT_SIZE),
+    notes = ["# applications: %s (compute_scale: a failure-free run of about 1 h; the script writes them, the "
+             "example reads them at the repository root)" % ", ".join(
+                 "%s.json = %s" % (t, json.dumps(application(t))) for t in TRACES),
+             "# inputs: workloads/mpi/platforms/two-clusters.json (2 x 8 nodes) and four-clusters.json (4 x 4), "
+             "rank i on node i; --set timers %s, mtbf %s, failures %s, checkpoint_size %s per process"
+             % (json.dumps(TIMERS), MTBF, json.dumps(FAILURES), CHECKPOINT_SIZE),
              "# failure_free_makespan_s: protocol none without failure (the base of overhead_pct); every run "
              "completed with 0 consistency violations and the failure-free result_checksum",
              "# lost_work_s: computation undone by rollbacks, summed over processes; control_messages: protocol "
