@@ -62,6 +62,25 @@ TEST(MpiTraceRuns, PingPongTakesTheTimeComputedByHand) {
   EXPECT_EQ(s.document["run"]["network_model"], "SMPI");
 }
 
+TEST(MpiTraceRuns, ABadTraceIsAnInputErrorBeforeAnythingIsWritten) {
+  // From the command line, in another folder: exit 2, the trace's file and line, no output file.
+  const std::string trace = temp_path("mt_cli_bad.ti");
+  std::ofstream(trace) << "0 init\n1 init\n0 send 1 0 10\n1 compute 1e9\n";
+  const std::string app = temp_path("mt_cli_bad.json");
+  std::ofstream(app) << json{{"kind", "mpi-trace"}, {"trace", trace}}.dump();
+  const std::string out = temp_path("mt_cli_bad_out.json");
+  auto r = run_cli("run --protocol coordinated --application " + app + " --output " + out);
+  EXPECT_EQ(r.status, 2) << r.out;
+  EXPECT_NE(r.out.find(trace + ": line 3: rank 0's send to rank 1 (tag 0) has no matching receive in rank 1's trace"),
+            std::string::npos)
+      << r.out;
+  EXPECT_FALSE(std::ifstream(out).good()) << "an output was written";
+  // The shipped application files run from anywhere: their traces are relative to them.
+  auto ok = run_cli("run --protocol none --quiet --application " + kMpiDir + "/cg.application.json --topology " +
+                    kMpiDir + "/platforms/two-clusters.json");
+  EXPECT_EQ(ok.status, 0) << ok.out;
+}
+
 TEST(MpiTraceRuns, ShippedTracesAgreeWithSmpiReplay) {
   // Failure-free, protocol none, on the very platform XML SMPI replayed on (docs/MODEL.md, "MPI
   // traces", explains the differences). jacobi2d and cg post their receives before the matching
