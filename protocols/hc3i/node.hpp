@@ -188,6 +188,8 @@ class Node : public Agent {
   } round_;
   Ddv wanted_; // DDV entries forced CLCs were asked for (merged into the next CLC)
   bool clc_wanted_ = false;
+  /** @brief Some entry asked for by a forced-CLC request is in no CLC taken or under way. */
+  bool wants_forced_clc() const;
   bool timer_due_ = false;
 
   // Recovery.

@@ -148,8 +148,9 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
   broadcast(ctx, Msg::ClcCommit, c, self_);
   on_commit(ctx, *c);
   arm_clc_timer(ctx); // committing any CLC, forced ones included, resets the timer
-  for (int cl = 0; cl < clusters_; cl++)
-    if (cl != cluster_ && wanted_[cl] > cur_.ddv[cl]) clc_wanted_ = true;
+  // Entries asked for during the CLC and not in it want a forced CLC now (a message delivered at
+  // the commit, process_inbox, may have started it already).
+  if (wants_forced_clc()) clc_wanted_ = true;
   process_alerts(ctx);
   maybe_start_clc(ctx);
 }
@@ -173,9 +174,19 @@ void Node::on_force(NodeContext& ctx, const Body& b) {
   wanted_[from] = std::max(wanted_[from], b.get("sn"));
   for (int c = 0; c < static_cast<int>(b.ddv.size()); c++) // transitive variant: the whole DDV
     if (c != cluster_) wanted_[c] = std::max(wanted_[c], b.ddv[c]);
-  for (int c = 0; c < clusters_; c++)
-    if (c != cluster_ && wanted_[c] > cur_.ddv[c]) clc_wanted_ = true;
+  if (wants_forced_clc()) clc_wanted_ = true;
   maybe_start_clc(ctx);
+}
+
+bool Node::wants_forced_clc() const {
+  // What the cluster's CLCs will hold: the DDV of the CLC under way if there is one (its start
+  // took every entry asked for until then), else the last committed one. Comparing with the
+  // committed DDV while a CLC runs that already holds the entry would want one more CLC after
+  // it, started unforced and useless at its commit.
+  const Ddv& covered = round_.active ? round_.ddv : cur_.ddv;
+  for (int c = 0; c < clusters_; c++)
+    if (c != cluster_ && wanted_[c] > covered[c]) return true;
+  return false;
 }
 
 void Node::abort_clc(NodeContext& ctx, bool keep_saved) {

@@ -151,6 +151,31 @@ TEST_F(Hc3iAgent, AnInterClusterMessageArrivingDuringAClcWaitsForItsCommit) {
   EXPECT_EQ(hc3i_last_ack_sn(fed, 3), 3u);
 }
 
+TEST_F(Hc3iAgent, AForceRequestTheClcUnderWayAlreadyHoldsWantsNoOtherClc) {
+  start();
+  // m1 (c0 -> c1's leader, node 2, SN 1) forces CLC 2 of c1, its DDV_c1[c0] = 1; its request to
+  // node 3 is late, so node 3, not in the CLC yet, examines m2 (c0 -> node 3, SN 1) and asks the
+  // leader for a forced CLC (CLC_FORCE, SN 1) while CLC 2 runs: CLC 2 holds that entry already.
+  fed.hold = [](const WireMessage& m) { return m.from == 2 && m.to == 3 && m.type() == "CLC_REQ"; };
+  fed.app_send(0, 2);
+  fed.settle();
+  const AppMessage m2 = fed.app_send(1, 3);
+  auto log = fed.settle();
+  EXPECT_EQ(hc3i_count(log, "CLC_FORCE"), 1u);
+  fed.hold = nullptr;
+  for (const auto& held : fed.take_held()) fed.hand(held);
+  log = fed.settle();
+  // CLC 2 commits, m2 is delivered, and no other CLC follows (before the fix, the request made
+  // the leader want one more: an unforced CLC 3 started at CLC 2's commit).
+  EXPECT_EQ(hc3i_count(log, "CLC_COMMIT"), 1u);
+  EXPECT_EQ(per_cluster("hc3i.clc_forced"), (std::vector<double>{0, 1, 0}));
+  EXPECT_TRUE(per_cluster("hc3i.clc_unforced").empty()); // no unforced CLC at all
+  EXPECT_EQ(fed.node(3).saves, (std::vector<std::uint64_t>{1, 2}));
+  ASSERT_EQ(fed.node(3).delivered.size(), 1u);
+  EXPECT_EQ(fed.node(3).delivered[0].first.seq, m2.seq);
+  EXPECT_EQ(hc3i_last_ack_sn(fed, 3), 2u);
+}
+
 /* One cluster of 3 nodes, unforced CLCs every 100 s: a CLC waits for the intra-cluster messages
  * sent before it (the drain round), so that none crosses it. */
 class Hc3iAgentDrain : public ::testing::Test {
