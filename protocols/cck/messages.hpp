@@ -8,6 +8,7 @@
 #include "protocols/common/control.hpp"
 #include "sim/net/envelope.hpp"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -34,38 +35,11 @@ enum class Msg {
   Done
 };
 
-/** @brief The statistics and trace name of a kind. */
-constexpr const char* msg_name(Msg m) {
-  switch (m) {
-  case Msg::Init:
-    return "INIT";
-  case Msg::Ping:
-    return "PING";
-  case Msg::Pong:
-    return "PONG";
-  case Msg::Cont:
-    return "CONT";
-  case Msg::Ack:
-    return "ACK";
-  case Msg::Recover:
-    return "RECOVER";
-  case Msg::StopPing:
-    return "STOP_PING";
-  case Msg::StopPong:
-    return "STOP_PONG";
-  case Msg::Gather:
-    return "GATHER";
-  case Msg::Ready:
-    return "READY";
-  case Msg::Restart:
-    return "RESTART";
-  case Msg::Restarted:
-    return "RESTARTED";
-  case Msg::Done:
-    return "DONE";
-  }
-  return "?";
-}
+/** @brief The statistics and trace names of the kinds, in the enum's order. */
+inline constexpr std::array kMsgNames{"INIT",      "PING",   "PONG",  "CONT",    "ACK",       "RECOVER", "STOP_PING",
+                                      "STOP_PONG", "GATHER", "READY", "RESTART", "RESTARTED", "DONE"};
+static_assert(kMsgNames.size() == static_cast<std::size_t>(Msg::Done));
+constexpr const char* msg_name(Msg m) { return kind_name(m, kMsgNames); }
 
 /** @brief Wave messages (INIT, PING, PONG, CONT, ACK) and the restart's small ones: @c wave is the
  *  wave (INIT: also @c committed, the last wave the coordinator committed; RECOVER: the

@@ -5,6 +5,7 @@
 #include "protocols/epoch.hpp"
 #include "sim/net/envelope.hpp"
 
+#include <array>
 #include <string>
 
 namespace ckptsim::coordinated {
@@ -14,28 +15,11 @@ constexpr double kControlBytes = 64; // header of a control message on the wire
 /** @brief The kinds of control messages (coordinator.hpp and participant.hpp say who sends what). */
 enum class Msg { Init = 1, Flush, Ack, Cont, Rollback, Restarted, CkptRequest, CkptDecision };
 
-/** @brief The statistics and trace name of a kind. */
-constexpr const char* msg_name(Msg m) {
-  switch (m) {
-  case Msg::Init:
-    return "INIT";
-  case Msg::Flush:
-    return "FLUSH";
-  case Msg::Ack:
-    return "ACK";
-  case Msg::Cont:
-    return "CONT";
-  case Msg::Rollback:
-    return "ROLLBACK";
-  case Msg::Restarted:
-    return "RESTARTED";
-  case Msg::CkptRequest:
-    return "CKPT_REQUEST";
-  case Msg::CkptDecision:
-    return "CKPT_DECISION";
-  }
-  return "?";
-}
+/** @brief The statistics and trace names of the kinds, in the enum's order. */
+inline constexpr std::array kMsgNames{"INIT",     "FLUSH",     "ACK",          "CONT",
+                                      "ROLLBACK", "RESTARTED", "CKPT_REQUEST", "CKPT_DECISION"};
+static_assert(kMsgNames.size() == static_cast<std::size_t>(Msg::CkptDecision));
+constexpr const char* msg_name(Msg m) { return kind_name(m, kMsgNames); }
 
 /** @brief INIT, FLUSH, ACK, CONT of wave `wave`; ROLLBACK to wave `wave`; RESTARTED. */
 struct WaveBody : Payload {

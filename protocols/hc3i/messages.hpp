@@ -6,6 +6,7 @@
 #include "protocols/hc3i/ddv.hpp"
 #include "sim/net/envelope.hpp"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,42 +36,12 @@ enum class Msg {
   GcApply
 };
 
-/** @brief The statistics and trace name of a kind. */
-constexpr const char* msg_name(Msg m) {
-  switch (m) {
-  case Msg::ClcReq:
-    return "CLC_REQ";
-  case Msg::ClcReady:
-    return "CLC_READY";
-  case Msg::ClcSave:
-    return "CLC_SAVE";
-  case Msg::ClcAck:
-    return "CLC_ACK";
-  case Msg::ClcCommit:
-    return "CLC_COMMIT";
-  case Msg::ClcForce:
-    return "CLC_FORCE";
-  case Msg::LogAck:
-    return "LOG_ACK";
-  case Msg::Rollback:
-    return "ROLLBACK";
-  case Msg::Restarted:
-    return "RESTARTED";
-  case Msg::Alert:
-    return "ALERT";
-  case Msg::AlertBcast:
-    return "ALERT_BCAST";
-  case Msg::GcReq:
-    return "GC_REQ";
-  case Msg::GcResp:
-    return "GC_RESP";
-  case Msg::GcCollect:
-    return "GC_COLLECT";
-  case Msg::GcApply:
-    return "GC_APPLY";
-  }
-  return "?";
-}
+/** @brief The statistics and trace names of the kinds, in the enum's order. */
+inline constexpr std::array kMsgNames{"CLC_REQ",     "CLC_READY", "CLC_SAVE", "CLC_ACK",    "CLC_COMMIT",
+                                      "CLC_FORCE",   "LOG_ACK",   "ROLLBACK", "RESTARTED",  "ALERT",
+                                      "ALERT_BCAST", "GC_REQ",    "GC_RESP",  "GC_COLLECT", "GC_APPLY"};
+static_assert(kMsgNames.size() == static_cast<std::size_t>(Msg::GcApply));
+constexpr const char* msg_name(Msg m) { return kind_name(m, kMsgNames); }
 
 /** @brief Piggyback of an application message. Inter-cluster: the sender cluster's SN (the
  *  protocol's only required field), with the sender cluster's epoch (number of rollbacks) and the

@@ -7,6 +7,7 @@
 #include "protocols/independent/line.hpp"
 #include "sim/net/envelope.hpp"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <utility>
@@ -21,32 +22,11 @@ constexpr double kWord = 8;
  *  members, CKPT_RECORD to the recovery manager), the recovery, the garbage collection. */
 enum class Msg { Init = 1, Flush, Ack, Commit, CkptRecord, RecoverReq, State, Rollback, Restarted, Gc };
 
-/** @brief The statistics and trace name of a kind. */
-constexpr const char* msg_name(Msg m) {
-  switch (m) {
-  case Msg::Init:
-    return "INIT";
-  case Msg::Flush:
-    return "FLUSH";
-  case Msg::Ack:
-    return "ACK";
-  case Msg::Commit:
-    return "COMMIT";
-  case Msg::CkptRecord:
-    return "CKPT_RECORD";
-  case Msg::RecoverReq:
-    return "RECOVER_REQ";
-  case Msg::State:
-    return "STATE";
-  case Msg::Rollback:
-    return "ROLLBACK";
-  case Msg::Restarted:
-    return "RESTARTED";
-  case Msg::Gc:
-    return "GC";
-  }
-  return "?";
-}
+/** @brief The statistics and trace names of the kinds, in the enum's order. */
+inline constexpr std::array kMsgNames{"INIT",        "FLUSH", "ACK",      "COMMIT",    "CKPT_RECORD",
+                                      "RECOVER_REQ", "STATE", "ROLLBACK", "RESTARTED", "GC"};
+static_assert(kMsgNames.size() == static_cast<std::size_t>(Msg::Gc));
+constexpr const char* msg_name(Msg m) { return kind_name(m, kMsgNames); }
 
 /** @brief Piggyback of an application message. Between units: the sender unit's epoch (number
  *  of its rollbacks) and interval, which say whether a rollback undid the send, and the

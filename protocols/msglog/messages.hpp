@@ -7,6 +7,7 @@
 #include "protocols/common/control.hpp"
 #include "sim/net/envelope.hpp"
 
+#include <array>
 #include <map>
 #include <memory>
 #include <vector>
@@ -22,32 +23,11 @@ constexpr double kDetBytes = 24;
  *  RESEND_REQ and its answer CATCHUP). */
 enum class Msg { Det = 1, DetAck, CkptDone, CkptAck, LogGc, ReplayReq, Replay, ResendReq, Catchup, RollbackNotice };
 
-/** @brief The statistics and trace name of a kind. */
-constexpr const char* msg_name(Msg m) {
-  switch (m) {
-  case Msg::Det:
-    return "DET";
-  case Msg::DetAck:
-    return "DET_ACK";
-  case Msg::CkptDone:
-    return "CKPT_DONE";
-  case Msg::CkptAck:
-    return "CKPT_ACK";
-  case Msg::LogGc:
-    return "LOG_GC";
-  case Msg::ReplayReq:
-    return "REPLAY_REQ";
-  case Msg::Replay:
-    return "REPLAY";
-  case Msg::ResendReq:
-    return "RESEND_REQ";
-  case Msg::Catchup:
-    return "CATCHUP";
-  case Msg::RollbackNotice:
-    return "ROLLBACK_NOTICE";
-  }
-  return "?";
-}
+/** @brief The statistics and trace names of the kinds, in the enum's order. */
+inline constexpr std::array kMsgNames{"DET",        "DET_ACK", "CKPT_DONE",  "CKPT_ACK", "LOG_GC",
+                                      "REPLAY_REQ", "REPLAY",  "RESEND_REQ", "CATCHUP",  "ROLLBACK_NOTICE"};
+static_assert(kMsgNames.size() == static_cast<std::size_t>(Msg::RollbackNotice));
+constexpr const char* msg_name(Msg m) { return kind_name(m, kMsgNames); }
 
 /** @brief A determinant: process @p owner delivered, as its @p rsn-th delivery, the message of
  *  index @p idx on the channel from @p src. */

@@ -23,6 +23,7 @@
 #include "protocols/taskgraph/points.hpp"
 #include "sim/net/envelope.hpp"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -36,24 +37,11 @@ constexpr double kTagBytes = 4;
 /** @brief The kinds of control messages, as above. */
 enum class Msg { Stored = 1, StoredAck, Restart, Restore, Recover, Replayed };
 
-/** @brief The statistics and trace name of a kind. */
-constexpr const char* msg_name(Msg m) {
-  switch (m) {
-  case Msg::Stored:
-    return "TG_STORED";
-  case Msg::StoredAck:
-    return "TG_STORED_ACK";
-  case Msg::Restart:
-    return "TG_RESTART";
-  case Msg::Restore:
-    return "TG_RESTORE";
-  case Msg::Recover:
-    return "TG_RECOVER";
-  case Msg::Replayed:
-    return "TG_REPLAYED";
-  }
-  return "?";
-}
+/** @brief The statistics and trace names of the kinds, in the enum's order. */
+inline constexpr std::array kMsgNames{"TG_STORED",  "TG_STORED_ACK", "TG_RESTART",
+                                      "TG_RESTORE", "TG_RECOVER",    "TG_REPLAYED"};
+static_assert(kMsgNames.size() == static_cast<std::size_t>(Msg::Replayed));
+constexpr const char* msg_name(Msg m) { return kind_name(m, kMsgNames); }
 
 struct Body : Payload {
   FailureId failure = 0;
