@@ -31,6 +31,15 @@ class AppState {
   // The number of the last program-order point announced to the protocol (Workload::next_point):
   // part of the state, so a process restored at a point does not announce it twice.
   std::uint64_t points_announced = 0;
+  // Rendezvous kinds (Workload::rendezvous): messages produced but not sent yet, because their
+  // receiver has not posted the receive that takes them (in production order). Part of the state:
+  // from the protocol's point of view they are not sent, so a checkpoint keeps them to send.
+  std::vector<AppMessage> held;
+  // Sends the process may wait for (AppMessage::awaited) whose transfer has not ended yet (held
+  // or under way); the workload adds them when it produces them. A restore keeps only the held
+  // ones: the restored process counts the others as ended (their transfer belongs to a past that
+  // the protocol's recovery accounts for, and its end would never be seen again).
+  std::vector<std::uint64_t> unfinished;
   Rng rng;
 };
 
@@ -81,6 +90,13 @@ class Workload {
    *  next advance(), or nullopt (the default: a kind without points). The runtime announces a
    *  point once, when its number exceeds state.points_announced. */
   virtual std::optional<AppPoint> next_point(const AppState& /*state*/, NodeId /*self*/) const { return std::nullopt; }
+  /** @brief Whether a transfer starts only once its receiver has posted the receive that takes it
+   *  (SMPI's rendezvous semantics; false: as soon as it is sent). The node then holds each
+   *  message it produces (AppState::held) until receive_posted() says so. */
+  virtual bool rendezvous() const { return false; }
+  /** @brief A rendezvous kind's matching: whether the process in state @p receiver has posted
+   *  (or already completed) the receive that takes @p msg. Monotone in the receiver's progress. */
+  virtual bool receive_posted(const AppState& /*receiver*/, const AppMessage& /*msg*/) const { return true; }
   /** @brief A message is handed to the application. */
   virtual void deliver(AppState& state, const AppMessage& /*msg*/) const { state.delivered++; }
   /** @brief Bytes of a checkpoint of @p state, when they follow from the data the process holds

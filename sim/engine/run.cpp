@@ -104,6 +104,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   incarnation_.assign(endpoints, 0);
   up_.assign(endpoints, true);
   runtimes_.assign(endpoints, nullptr);
+  rendezvous_.resize(endpoints);
   termination_.reset(num_nodes(), endpoints);
   stall_limit_ =
       config_.options.stall_limit >= 0
@@ -182,7 +183,10 @@ void Run::recheck_recoveries() {
   for (FailureId id : recoveries_.open_ids()) maybe_finish_recovery(id);
 }
 
-void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) { runtimes_[endpoint] = rt; }
+void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) {
+  runtimes_[endpoint] = rt;
+  rendezvous_.answered(endpoint); // a wake-up for the previous incarnation went to its own mailbox
+}
 
 void Run::unregister_runtime(NodeId endpoint, NodeRuntime* rt) {
   if (runtimes_[endpoint] == rt) runtimes_[endpoint] = nullptr;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "sim/engine/recovery_tracker.hpp"
+#include "sim/engine/rendezvous.hpp"
 #include "sim/engine/run_config.hpp"
 #include "sim/engine/termination.hpp"
 #include "sim/engine/wire.hpp"
@@ -86,6 +87,23 @@ class Run {
 
   void register_runtime(NodeId endpoint, NodeRuntime* rt);
   void unregister_runtime(NodeId endpoint, NodeRuntime* rt);
+
+  // ---- rendezvous sends (Workload::rendezvous; run_rendezvous.cpp) ----
+  /** @brief Whether the receiver of @p msg has posted the receive that takes it (false while the
+   *  receiver is down). The engine stands for SMPI's mailbox here: matching is instantaneous. */
+  bool receive_posted(const AppMessage& msg) const;
+  /** @brief @p holder holds a message for @p receiver until its receive is posted. */
+  void await_post(NodeId receiver, NodeId holder) { rendezvous_.await(receiver, holder); }
+  /** @brief @p receiver moved (its application ran, or was restored): the holders whose messages
+   *  it now takes are woken up to send them. */
+  void posted_by(NodeId receiver);
+  /** @brief A node's mailbox for wake-ups, apart from its messages: a node hands over its messages
+   *  in the order they reached its mailbox, and a wake-up must not wait behind a long transfer. */
+  sg4::Mailbox* bell(NodeId endpoint, Incarnation inc) const;
+  /** @brief What a wake-up delivers to a node's bell (never owned, never on the wire). */
+  static Envelope* wake_token();
+  /** @brief @p holder got its wake-up. */
+  void woken(NodeId holder) { rendezvous_.answered(holder); }
 
   /** @brief A node's application finished (or was rolled back from finished). */
   void set_app_finished(NodeId node, bool finished);
@@ -205,6 +223,7 @@ class Run {
   std::vector<Incarnation> incarnation_;
   std::vector<bool> up_;
   std::vector<NodeRuntime*> runtimes_;
+  RendezvousBoard rendezvous_;
   CommProxies::Mode proxy_mode_ = CommProxies::Mode::Auto;
   CommProxies proxies_{[this](NodeId e) { return host_of(e); }, [this](NodeId e) { return bool(up_[e]); }};
   Termination termination_;

@@ -18,7 +18,8 @@ namespace {
 // s4u::Comm keeps the actor on whose behalf a comm starts in private members, which
 // Mailbox::put_init() / get_init() set to the calling actor. An explicit template instantiation
 // may name private members ([temp.spec.general]/6); this is the one place that does.
-template <typename Tag, typename Tag::type Member> struct Expose {
+template <typename Tag, typename Tag::type Member>
+struct Expose {
   friend typename Tag::type member(Tag) { return Member; }
 };
 struct CommSender {
@@ -143,6 +144,12 @@ sg4::CommPtr CommProxies::put_async(NodeId e, sg4::Mailbox* mb, void* payload, s
   if (via) (*comm).*member(CommSender{}) = via->actor->get_impl();
   comm->vetoable_start(); // what Mailbox::put_async does after put_init
   return comm;
+}
+
+void CommProxies::put_detached_as(sg4::Actor* actor, sg4::Mailbox* mb, void* payload) {
+  sg4::CommPtr comm = mb->put_init(payload, 0);
+  (*comm).*member(CommSender{}) = actor->get_impl();
+  comm->detach();
 }
 
 sg4::CommPtr CommProxies::get_async(NodeId e, sg4::Mailbox* mb, void** buffer, ProxyPtr& via) {

@@ -43,9 +43,9 @@ namespace sg4 = simgrid::s4u;
 
 class CommProxies {
  public:
-  static constexpr std::size_t kProxyComms = 128;   // comms started through a proxy before it retires
-  static constexpr std::size_t kProxyDemand = 16;   // sends under way that earn a node a proxy
-  static constexpr int kStaticProxies = 4096;       // up to this many endpoints, every one has a proxy from the start
+  static constexpr std::size_t kProxyComms = 128; // comms started through a proxy before it retires
+  static constexpr std::size_t kProxyDemand = 16; // sends under way that earn a node a proxy
+  static constexpr int kStaticProxies = 4096;     // up to this many endpoints, every one has a proxy from the start
 
   struct Proxy; // one proxy actor
   using ProxyPtr = std::shared_ptr<Proxy>;
@@ -75,6 +75,10 @@ class CommProxies {
   sg4::CommPtr put_async(NodeId endpoint, sg4::Mailbox* mb, void* payload, std::uint64_t bytes, ProxyPtr& via);
   /** @brief Mailbox::get_async on behalf of @p endpoint's proxy, if it has one. */
   sg4::CommPtr get_async(NodeId endpoint, sg4::Mailbox* mb, void** buffer, ProxyPtr& via);
+  /** @brief A detached put of @p payload (zero bytes) to @p mb started on behalf of @p actor,
+   *  from whichever actor calls it: sent to @p actor's own mailbox, it crosses only its host's
+   *  loopback, so another node can wake @p actor up in no simulated time. */
+  static void put_detached_as(sg4::Actor* actor, sg4::Mailbox* mb, void* payload);
   /** @brief The node is done with a comm started via @p via (waited to its end, failed, cancelled). */
   void consumed(const ProxyPtr& via);
   /** @brief The node has @p pending sends under way. */

@@ -31,6 +31,9 @@ struct AppMessage {
   std::uint64_t digest = 0; // content fingerprint: a non-deterministic re-execution changes it
   double size = 0;          // bytes
   std::string label;        // scripted scenarios name their messages (m1, m2...)
+  // The sender may wait for the end of its transfer (an MPI send of 64 KiB or more, which SMPI
+  // completes only once delivered): the node tells its application when the transfer is over.
+  bool awaited = false;
 };
 
 /** @brief A protocol's message to another endpoint. The protocol dispatches on @c kind; @c type

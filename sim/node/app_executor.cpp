@@ -98,6 +98,11 @@ void AppExecutor::deliver(const AppMessage& msg) {
   waiting_ = false;
 }
 
+void AppExecutor::send_done(std::uint64_t seq) {
+  if (!state_ || std::erase(state_->unfinished, seq) == 0) return; // not awaited, or from before a restore
+  waiting_ = false;
+}
+
 void AppExecutor::set_share(int processes, double now) {
   progress(now);
   speed_ = full_speed_ / processes;
@@ -114,6 +119,9 @@ double AppExecutor::restore(const AppStateValue& s, double now) {
   const double before = fresh_after_failure_ ? work_at_death_ : state_->work_done;
   const double lost = std::max(0.0, before - s->work_done);
   state_ = s;
+  std::erase_if(state_->unfinished, [&](std::uint64_t seq) { // see AppState::unfinished
+    return std::none_of(state_->held.begin(), state_->held.end(), [seq](const AppMessage& m) { return m.seq == seq; });
+  });
   computing_ = state_->step_remaining > 0;
   waiting_ = false;
   accounted_at_ = now;
@@ -122,8 +130,8 @@ double AppExecutor::restore(const AppStateValue& s, double now) {
 }
 
 std::optional<bool> AppExecutor::finished_change() {
-  if (!state_ || state_->finished == finished_reported_) return std::nullopt;
-  finished_reported_ = state_->finished;
+  if (!state_ || finished() == finished_reported_) return std::nullopt;
+  finished_reported_ = finished();
   return finished_reported_;
 }
 

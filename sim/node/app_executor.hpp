@@ -26,8 +26,9 @@ class AppExecutor {
   const AppStateValue& state() const { return state_; }
   bool paused() const { return paused_; }
   bool computing() const { return computing_; }
-  /** @brief The application has done all its work (false for a service). */
-  bool finished() const { return state_ && state_->finished; }
+  /** @brief The application has done all its work and sent all its messages (false for a
+   *  service). */
+  bool finished() const { return state_ && state_->finished && state_->held.empty(); }
   /** @brief May start its next step: not paused, no step under way, not waiting for a message,
    *  not finished. */
   bool runnable() const { return state_ && !paused_ && !computing_ && !waiting_ && !state_->finished; }
@@ -62,6 +63,29 @@ class AppExecutor {
   void finish_step(double now);
   /** @brief A message is handed to the application: a data-flow process may have a task ready. */
   void deliver(const AppMessage& msg);
+
+  // ---- rendezvous sends (Workload::rendezvous) ----
+  /** @brief Keeps @p msg until its receiver has posted its receive. */
+  void hold(const AppMessage& msg) { state_->held.push_back(msg); }
+  bool holding() const { return state_ && !state_->held.empty(); }
+  /** @brief Moves the held messages that @p posted accepts to @p out, in production order. */
+  template <class Posted>
+  void take_releasable(Posted posted, std::vector<AppMessage>& out) {
+    auto& held = state_->held;
+    auto keep = held.begin();
+    for (auto it = held.begin(); it != held.end(); ++it) {
+      if (posted(*it))
+        out.push_back(std::move(*it));
+      else if (keep != it)
+        *keep++ = std::move(*it);
+      else
+        ++keep;
+    }
+    held.erase(keep, held.end());
+  }
+  /** @brief The transfer of the process' message @p seq ended (or the message was lost): a
+   *  process waiting for it may go on. */
+  void send_done(std::uint64_t seq);
 
   // ---- the process' life ----
   /** @brief @p processes now share the host (shrink placement): the work done so far counts at

@@ -14,7 +14,9 @@ void NodeRuntime::pump() {
   // Several zero-work steps may follow each other; each iteration either starts a computation,
   // finishes the application, waits for a message, or stops because the protocol paused it.
   while (!service_ && app_.runnable()) start_step();
+  release_held();
   sync_finished();
+  if (!service_ && !dead()) run_.posted_by(id_); // this process may have posted receives
 }
 
 void NodeRuntime::start_step() {
@@ -25,12 +27,46 @@ void NodeRuntime::start_step() {
   }
   std::vector<AppMessage> sends;
   const bool computes = app_.start_step(now(), sends);
-  for (const auto& m : sends) agent_->on_app_send(*this, m);
+  for (const auto& m : sends) send_produced(m);
   if (!computes && app_.finished()) {
     sync_finished();
     agent_->on_app_finished(*this);
   }
 }
+
+void NodeRuntime::send_produced(const AppMessage& msg) {
+  if (run_.workload().rendezvous() && !run_.receive_posted(msg)) {
+    app_.hold(msg);
+    if (run_.trace().enabled(2)) trace_event(2, "app_send_held", message_fields(msg));
+    return;
+  }
+  release(msg);
+}
+
+void NodeRuntime::release(const AppMessage& msg) { agent_->on_app_send(*this, msg); }
+
+void NodeRuntime::release_held() {
+  // A paused application sends nothing (its protocol may be taking its checkpoint): it releases
+  // what it holds when it resumes, and awaits its receivers again then.
+  if (service_ || !app_.holding() || app_.paused() || dead()) return;
+  std::vector<AppMessage> ready;
+  app_.take_releasable([this](const AppMessage& m) { return run_.receive_posted(m); }, ready);
+  for (const auto& m : ready) release(m);
+  for (const auto& m : app_.state()->held) run_.await_post(m.dst, id_);
+  if (!ready.empty() && app_.finished()) { // its last held messages were its last actions
+    sync_finished();
+    agent_->on_app_finished(*this);
+  }
+}
+
+bool NodeRuntime::holds_posted_for(NodeId receiver) const {
+  if (service_ || !app_.state()) return false;
+  for (const auto& m : app_.state()->held)
+    if (m.dst == receiver && run_.receive_posted(m)) return true;
+  return false;
+}
+
+void NodeRuntime::send_done(std::uint64_t awaited) { app_.send_done(awaited); }
 
 void NodeRuntime::sync_finished() {
   if (service_ || dead()) return;

@@ -16,7 +16,11 @@ nlohmann::ordered_json message_fields(const AppMessage& m, const PayloadPtr& pig
 
 void NodeRuntime::send_app(const AppMessage& msg, PayloadPtr piggyback) {
   run_.oracle().on_send(id_, msg.seq, msg.dst, msg.digest);
-  post_app(msg, std::move(piggyback), "app.sent", "app.messages", 1, "app_send");
+  const std::uint64_t awaited = msg.awaited ? msg.seq : Outbox::kNotAwaited;
+  // Lost at once (an end of the sender or receiver): the application waits for nothing more.
+  if (!post_app(msg, std::move(piggyback), "app.sent", "app.messages", 1, "app_send", awaited) &&
+      awaited != Outbox::kNotAwaited)
+    send_done(awaited);
 }
 
 void NodeRuntime::resend_app(const AppMessage& msg, PayloadPtr piggyback) {
@@ -24,8 +28,8 @@ void NodeRuntime::resend_app(const AppMessage& msg, PayloadPtr piggyback) {
   post_app(msg, std::move(piggyback), "app.resent", "app.replays", 0, "replay");
 }
 
-void NodeRuntime::post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix,
-                           int trace_level, const char* event) {
+bool NodeRuntime::post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix,
+                           int trace_level, const char* event, std::uint64_t awaited) {
   Stats& st = run_.stats();
   st.add(counter);
   st.add_matrix(matrix, cluster_, run_.layout().cluster_of(msg.dst));
@@ -36,7 +40,7 @@ void NodeRuntime::post_app(const AppMessage& msg, PayloadPtr piggyback, const ch
   env->bytes = msg.size + (piggyback ? piggyback->bytes() : 0);
   env->app = msg;
   env->piggyback = std::move(piggyback);
-  outbox_.post(std::move(env));
+  return outbox_.post(std::move(env), awaited);
 }
 
 void NodeRuntime::record_send(const AppMessage& msg) {

@@ -43,6 +43,7 @@ void NodeRuntime::trace_event(int level, const char* event, nlohmann::ordered_js
 }
 
 void NodeRuntime::operator()() {
+  actor_ = sg4::Actor::self();
   run_.register_runtime(id_, this);
   mailbox_ = run_.mailbox(id_, inc_);
   // Eager mailbox: transfers to this node start when they are sent, concurrently, as on a real
@@ -50,6 +51,10 @@ void NodeRuntime::operator()() {
   // the engine never sends to the mailbox of a dead incarnation (the abort trap of DESIGN.md).
   mailbox_->set_receiver(sg4::Actor::self());
   post_receive();
+  if (!service_ && run_.workload().rendezvous()) {
+    bell_mb_ = run_.bell(id_, inc_);
+    post_bell();
+  }
   if (restarted_) {
     trace_event(0, "restart", {{"failure", notice_.id}, {"incarnation", inc_}});
     agent_->on_restart(*this, notice_);
@@ -68,6 +73,8 @@ void NodeRuntime::post_receive() {
   recv_buf_ = nullptr;
   recv_ = run_.proxies().get_async(id_, mailbox_, reinterpret_cast<void**>(&recv_buf_), recv_via_);
 }
+
+void NodeRuntime::post_bell() { bell_ = bell_mb_->get_async(&bell_buf_); }
 
 void NodeRuntime::loop() {
   while (!stop_ && !run_.over() && !dead()) {
@@ -89,10 +96,13 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
   // list (time quadratic in the messages sent, memory never freed).
   // waited_ keeps its capacity from one wake-up to the next: no allocation per wake-up.
   waited_.push_back(recv_);
+  if (bell_) waited_.push_back(bell_);
+  const auto first_transfer = static_cast<ssize_t>(waited_.size());
   transfers_.add_comms(waited_);
+  const auto first_send = static_cast<ssize_t>(waited_.size());
   // Only the oldest few: waiting on a comm costs SimGrid a walk of the waited set, and a
   // broadcast leaves N sends behind; finished ones come back at once, a few per wake-up.
-  outbox_.add_oldest(waited_, kWaitedSends);
+  outbox_.add_waited(waited_, kWaitedSends);
   ssize_t idx = -1;
   try {
     idx = sg4::Comm::wait_any_for(waited_, timeout);
@@ -101,12 +111,14 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
     waited_.clear();
     // A peer died during a transfer: find which comm failed (test() is fine on this rare path).
     if (recv_->get_state() == sg4::Activity::State::FAILED) post_receive(); // a message lost with its sender
+    if (bell_ && bell_->get_state() == sg4::Activity::State::FAILED) post_bell();
     transfers_.settle_after_failure();
-    outbox_.drop_failed();
+    std::vector<std::uint64_t> lost;
+    outbox_.drop_failed(lost);
+    for (std::uint64_t seq : lost) send_done(seq); // a lost message waits for nothing more
     return;
   }
   run_.next_event_count();
-  const auto first_send = static_cast<ssize_t>(1 + transfers_.size());
   if (idx == 0) {
     Envelope* env = recv_buf_;
     post_receive();
@@ -117,10 +129,15 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
       pump();
     }
     handle(run_.take(env));
-  } else if (idx > 0 && idx < first_send) {
-    transfers_.finished(static_cast<std::size_t>(idx - 1), true);
+  } else if (bell_ && idx == 1) { // a receiver posted for a held message: the loop's pump sends it
+    post_bell();
+    run_.woken(id_);
+  } else if (idx >= first_transfer && idx < first_send) {
+    transfers_.finished(static_cast<std::size_t>(idx - first_transfer), true);
   } else if (idx >= first_send) {
-    outbox_.delivered(static_cast<std::size_t>(idx - first_send)); // in the receiver's mailbox
+    // In the receiver's mailbox: a send the application waits for is complete.
+    const std::uint64_t awaited = outbox_.delivered(static_cast<std::size_t>(idx - first_send));
+    if (awaited != Outbox::kNotAwaited) send_done(awaited);
   } else {
     fire_due();
   }
@@ -130,6 +147,7 @@ void NodeRuntime::cleanup() {
   transfers_.cancel_all();
   mailbox_->set_receiver(nullptr);
   if (recv_) recv_->cancel();
+  if (bell_) bell_->cancel();
   run_.proxies().consumed(recv_via_);
   recv_via_ = nullptr;
   outbox_.cancel_all();

@@ -78,11 +78,16 @@ class NodeRuntime : public NodeContext {
   bool app_paused() const { return app_.paused(); }
   /** @brief What the agent waits for (the watchdog's report of a stuck run). */
   std::string pending() const { return agent_->pending(); }
+  /** @brief The node's actor (a rendezvous wake-up is sent on its behalf). */
+  sg4::Actor* actor() const { return actor_; }
+  /** @brief It holds a message for @p receiver that @p receiver has now posted the receive of. */
+  bool holds_posted_for(NodeId receiver) const;
 
  private:
   // node_runtime.cpp: the loop
   void loop();
   void post_receive();
+  void post_bell();
   void wait_and_dispatch(double timeout);
   void handle(std::unique_ptr<Envelope> env);
   void handle_signal(const Envelope& env);
@@ -91,13 +96,17 @@ class NodeRuntime : public NodeContext {
   void report_io();
   void cleanup();
   // node_app.cpp: the application
-  void pump();       // start the next computation step when the application may run
-  void start_step(); // run the application's zero-time actions, start the next computation
+  void pump();                               // start the next computation step when the application may run
+  void start_step();                         // run the application's zero-time actions, start the next computation
+  void send_produced(const AppMessage& msg); // hold it (rendezvous) or release it
+  void release(const AppMessage& msg);       // the protocol sends it now
+  void release_held();                       // what receivers have posted for
+  void send_done(std::uint64_t awaited);     // an awaited transfer ended
   void finish_step();
   void sync_finished();
   // node_messages.cpp
-  void post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix, int trace_level,
-                const char* event);
+  bool post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix, int trace_level,
+                const char* event, std::uint64_t awaited = Outbox::kNotAwaited);
 
   Run& run_;
   const NodeId id_;
@@ -119,7 +128,12 @@ class NodeRuntime : public NodeContext {
   std::vector<sg4::CommPtr> waited_; // the comms of the current wait (empty between waits)
   CommProxies::ProxyPtr recv_via_;
   Envelope* recv_buf_ = nullptr;
+  // Rendezvous kinds: the pending receive on the node's bell (Run::bell), woken up by receivers.
+  sg4::Mailbox* bell_mb_ = nullptr;
+  sg4::CommPtr bell_;
+  void* bell_buf_ = nullptr;
   bool stop_ = false;
+  sg4::Actor* actor_ = nullptr;
 };
 
 /** @brief The trace fields of an application message (and of its piggyback). */

@@ -9,34 +9,51 @@ Outbox::Outbox(Run& run, NodeId self, Incarnation inc)
     , self_(self)
     , inc_(inc) {}
 
-void Outbox::post(std::unique_ptr<Envelope> env) {
+bool Outbox::post(std::unique_ptr<Envelope> env, std::uint64_t awaited) {
   env->src = self_;
   env->src_inc = inc_;
   env->dst_inc = run_.incarnation(env->dst);
   env->chan_seq = channels_.next(env->dst, env->dst_inc);
   CommProxies::ProxyPtr via;
   auto [wire, comm] = run_.post(std::move(env), via);
-  if (!comm) return;
-  sends_.push_back({wire, std::move(comm), std::move(via)});
+  if (!comm) return false;
+  sends_.push_back({wire, std::move(comm), std::move(via), awaited});
+  if (awaited != kNotAwaited) awaited_++;
   run_.proxies().pending_sends(self_, sends_.size());
+  return true;
 }
 
-void Outbox::add_oldest(std::vector<sg4::CommPtr>& waited, std::size_t max) const {
+void Outbox::add_waited(std::vector<sg4::CommPtr>& waited, std::size_t max) {
+  waited_.clear();
   const std::size_t n = std::min(sends_.size(), max);
-  for (std::size_t i = 0; i < n; i++) waited.push_back(sends_[i].comm);
+  for (std::size_t i = 0; i < n; i++) waited_.push_back(i);
+  // An awaited send further back is waited for too: its end moves the application on.
+  for (std::size_t i = n, left = awaited_; i < sends_.size() && left > 0; i++)
+    if (sends_[i].awaited != kNotAwaited) {
+      waited_.push_back(i);
+      left--;
+    }
+  for (std::size_t i : waited_) waited.push_back(sends_[i].comm);
 }
 
-void Outbox::delivered(std::size_t index) {
-  auto sent = sends_.begin() + static_cast<std::ptrdiff_t>(index);
+std::uint64_t Outbox::delivered(std::size_t index) {
+  auto sent = sends_.begin() + static_cast<std::ptrdiff_t>(waited_[index]);
+  const std::uint64_t awaited = sent->awaited;
+  if (awaited != kNotAwaited) awaited_--;
   run_.proxies().consumed(sent->via);
   sends_.erase(sent);
+  return awaited;
 }
 
-void Outbox::drop_failed() {
-  std::erase_if(sends_, [this](auto& s) {
+void Outbox::drop_failed(std::vector<std::uint64_t>& awaited_lost) {
+  std::erase_if(sends_, [&](auto& s) {
     if (s.comm->get_state() != sg4::Activity::State::FAILED) return false;
     run_.drop(s.wire); // the receiver died during the transfer: the message is lost
     run_.proxies().consumed(s.via);
+    if (s.awaited != kNotAwaited) {
+      awaited_--;
+      awaited_lost.push_back(s.awaited);
+    }
     return true;
   });
 }
@@ -47,6 +64,7 @@ void Outbox::cancel_all() {
     run_.proxies().consumed(s.via);
   }
   sends_.clear();
+  awaited_ = 0;
 }
 
 } // namespace ckptsim

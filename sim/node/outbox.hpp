@@ -1,6 +1,7 @@
 /* A node's outgoing envelopes: each is numbered on its channel (the receiver restores FIFO order
  * from it), put on the wire by the Run, and kept as a send under way until its transfer ends.
- * The node waits for the oldest few of its sends with everything else (NodeRuntime's loop). */
+ * The node waits for the oldest few of its sends with everything else (NodeRuntime's loop), and
+ * for every send its application waits for (AppMessage::awaited), whose end it reports. */
 #pragma once
 
 #include "sim/net/channels.hpp"
@@ -20,15 +21,20 @@ namespace sg4 = simgrid::s4u;
 class Outbox {
  public:
   Outbox(Run& run, NodeId self, Incarnation inc);
+  static constexpr std::uint64_t kNotAwaited = ~std::uint64_t{0};
   /** @brief Sends @p env from this incarnation to the current incarnation of its destination
-   *  (lost at once when either is down). */
-  void post(std::unique_ptr<Envelope> env);
-  /** @brief Appends the comms of the oldest sends under way, at most @p max, to @p waited. */
-  void add_oldest(std::vector<sg4::CommPtr>& waited, std::size_t max) const;
-  /** @brief Send @p index (counted from the oldest) reached its receiver's mailbox. */
-  void delivered(std::size_t index);
-  /** @brief A peer died during transfers: the sends whose comm failed are lost. */
-  void drop_failed();
+   *  (lost at once when either is down: false). @p awaited: the application message whose
+   *  transfer's end the node reports (kNotAwaited: none). */
+  bool post(std::unique_ptr<Envelope> env, std::uint64_t awaited = kNotAwaited);
+  /** @brief Appends to @p waited the comms of the oldest sends under way, at most @p max, and of
+   *  every awaited send. */
+  void add_waited(std::vector<sg4::CommPtr>& waited, std::size_t max);
+  /** @brief The send at @p index among those add_waited() appended reached its receiver's
+   *  mailbox; returns its awaited message (kNotAwaited: none). */
+  std::uint64_t delivered(std::size_t index);
+  /** @brief A peer died during transfers: the sends whose comm failed are lost; the awaited
+   *  messages among them are appended to @p awaited_lost. */
+  void drop_failed(std::vector<std::uint64_t>& awaited_lost);
   /** @brief The node's actor ends: what it had under way is cancelled. */
   void cancel_all();
 
@@ -37,12 +43,15 @@ class Outbox {
     std::uint64_t wire;
     sg4::CommPtr comm;
     CommProxies::ProxyPtr via;
+    std::uint64_t awaited;
   };
   Run& run_;
   const NodeId self_;
   const Incarnation inc_;
   ChannelSender channels_;
-  std::vector<PendingSend> sends_; // oldest first
+  std::vector<PendingSend> sends_;  // oldest first
+  std::size_t awaited_ = 0;         // sends_ with an awaited message
+  std::vector<std::size_t> waited_; // the sends_ index of each comm add_waited() appended
 };
 
 } // namespace ckptsim

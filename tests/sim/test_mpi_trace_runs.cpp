@@ -62,6 +62,52 @@ TEST(MpiTraceRuns, PingPongTakesTheTimeComputedByHand) {
   EXPECT_EQ(s.document["run"]["network_model"], "SMPI");
 }
 
+namespace {
+// Runs a one-file trace (every rank's actions, rank first) on one cluster of 2 nodes, SAN 10 us /
+// 80 MB/s, CM02: a message of B bytes takes 10e-6 + (B + 16 + 8) / 80e6 s (SMPI's envelope, protocol
+// none's epoch). Returns the makespan.
+double mpi_hand_timed(const std::string& name, const std::string& actions, const std::string& sends) {
+  const std::string trace = temp_path(name);
+  std::ofstream(trace) << actions;
+  RunConfig c = make_config(small_topology(1, 2, INFINITY), mpi_application(trace, {{"sends", sends}}));
+  c.options.network_model = "CM02";
+  auto r = run_in_child(c);
+  EXPECT_EQ(r.exit_status, 0) << r.error;
+  EXPECT_EQ(r.document["results"]["status"], "completed");
+  return r.document["results"]["makespan"].get<double>();
+}
+double mpi_transfer(double bytes) { return 10e-6 + (bytes + 24) / 80e6; }
+} // namespace
+
+TEST(MpiTraceRuns, ATransferStartsWhenItsReceiveIsPosted) {
+  // Rank 0 sends 1000 bytes at once (below 64 KiB: it goes on); rank 1 computes 1 s, then receives.
+  // SMPI's rendezvous: the transfer starts at 1 s. Eager: it is there long before.
+  const std::string late = "0 send 1 0 1000 2\n1 compute 1e9\n1 recv 0 0 1000 2\n";
+  EXPECT_NEAR(mpi_hand_timed("mt_late.ti", late, "rendezvous"), 1 + mpi_transfer(1000), 1e-9);
+  EXPECT_NEAR(mpi_hand_timed("mt_late_eager.ti", late, "eager"), 1.0, 1e-9);
+}
+
+TEST(MpiTraceRuns, ASendOf64KiBWaitsUntilDelivered) {
+  // Rank 0 sends 100 kB, then computes 1 s; rank 1 computes 2 s, then receives. The send is
+  // complete once delivered (SMPI's 65536-byte threshold): rank 0 computes from 2 s + the transfer.
+  // Eager, rank 0 computes at once and rank 1 finds the message there at 2 s.
+  const std::string big = "0 send 1 0 100000 2\n0 compute 1e9\n1 compute 2e9\n1 recv 0 0 100000 2\n";
+  EXPECT_NEAR(mpi_hand_timed("mt_big.ti", big, "rendezvous"), 3 + mpi_transfer(100000), 1e-9);
+  EXPECT_NEAR(mpi_hand_timed("mt_big_eager.ti", big, "eager"), 2.0, 1e-9);
+  // 65535 bytes: complete at once; rank 0 ends at 1 s, rank 1 at 2 s + the transfer.
+  const std::string small = "0 send 1 0 65535 2\n0 compute 1e9\n1 compute 2e9\n1 recv 0 0 65535 2\n";
+  EXPECT_NEAR(mpi_hand_timed("mt_small.ti", small, "rendezvous"), 2 + mpi_transfer(65535), 1e-9);
+}
+
+TEST(MpiTraceRuns, AHeldMessageDoesNotHoldBackAnotherTag) {
+  // Rank 0 posts tag 1 then tag 2 and waits for both; rank 1 receives tag 2 first, computes 1 s,
+  // then receives tag 1. The tag-2 message moves at once, the tag-1 message once rank 1 posts it:
+  // rank 1 ends at transfer + 1 s + transfer (no deadlock, no waiting for the first one).
+  const std::string tags = "0 isend 1 1 1000 2\n0 isend 1 2 1000 2\n0 waitall 2\n1 recv 0 2 1000 2\n"
+                           "1 compute 1e9\n1 recv 0 1 1000 2\n";
+  EXPECT_NEAR(mpi_hand_timed("mt_tags.ti", tags, "rendezvous"), 1 + 2 * mpi_transfer(1000), 1e-9);
+}
+
 TEST(MpiTraceRuns, ABadTraceIsAnInputErrorBeforeAnythingIsWritten) {
   // From the command line, in another folder: exit 2, the trace's file and line, no output file.
   const std::string trace = temp_path("mt_cli_bad.ti");
@@ -83,10 +129,10 @@ TEST(MpiTraceRuns, ABadTraceIsAnInputErrorBeforeAnythingIsWritten) {
 
 TEST(MpiTraceRuns, ShippedTracesAgreeWithSmpiReplay) {
   // Failure-free, protocol none, on the very platform XML SMPI replayed on (docs/MODEL.md, "MPI
-  // traces", explains the differences). jacobi2d and cg post their receives before the matching
-  // sends: ckptsim's eager transfers then move the data when SMPI does, within 5 %.
+  // traces", explains the differences). The issue asks for 5 %; measured within 1 %, so 2 % here
+  // catches a change of semantics (eager transfers were 3 to 20 % off).
   const auto ref = smpi_reference();
-  for (const std::string trace : {"jacobi2d", "cg"})
+  for (const std::string trace : {"jacobi2d", "cg", "master_worker", "coverage"})
     for (const std::string platform : {"two-clusters", "four-clusters"}) {
       json topo{{"platform", kMpiDir + "/platforms/" + platform + ".xml"}};
       RunConfig c = make_config(topo, mpi_application(kMpiDir + "/traces/" + trace + "/" + trace + ".ti"));
@@ -94,7 +140,7 @@ TEST(MpiTraceRuns, ShippedTracesAgreeWithSmpiReplay) {
       ASSERT_EQ(r.exit_status, 0) << trace << " on " << platform << ": " << r.error;
       const double smpi = ref.at({trace, platform});
       const double ours = r.document["results"]["makespan"].get<double>();
-      EXPECT_NEAR(ours / smpi, 1, 0.05) << trace << " on " << platform << ": ckptsim " << ours << " s, SMPI " << smpi;
+      EXPECT_NEAR(ours / smpi, 1, 0.02) << trace << " on " << platform << ": ckptsim " << ours << " s, SMPI " << smpi;
     }
 }
 
@@ -118,9 +164,10 @@ TEST(MpiTraceRuns, CoordinatedCheckpointsAtTheTracesCollectives) {
   EXPECT_EQ(counter(r, "coordinated.waves_collective"), counter(r, "coordinated.waves_started"));
 }
 
-// The shipped jacobi2d and cg traces (16 ranks, computations x 5000: about 14 s of work) on
-// 2 x 8 nodes, federation MTBF 5 s, checkpoints every 2 s: seeds until 100 runs had failures, the
-// protocol's variants taking turns.
+// The shipped jacobi2d and cg traces and tests/data/mpi/large.ti (sends of 64 KiB and more, which
+// end only once delivered) (16 ranks, computations x 5000: about 14 s of work) on 2 x 8 nodes,
+// federation MTBF 5 s, checkpoints every 2 s: seeds until 100 runs had failures, the protocol's
+// variants and the traces taking turns.
 class MpiTraceThroughFailures : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(MpiTraceThroughFailures, HundredFailingRunsKeepTheStateConsistentAndTheResult) {
@@ -132,11 +179,15 @@ TEST_P(MpiTraceThroughFailures, HundredFailingRunsKeepTheStateConsistentAndTheRe
       {"independent", {{{"unit", "process"}}, {{"unit", "cluster"}}}},
       {"msglog", {{{"variant", "pessimistic"}}, {{"variant", "causal"}}, {{"variant", "optimistic"}}}},
   };
+  const std::vector<std::string> traces{"jacobi2d", "cg", "large"};
+  const auto path = [](const std::string& trace) {
+    return trace == "large" ? CKPTSIM_SOURCE_DIR "/tests/data/mpi/large.ti"
+                            : kMpiDir + "/traces/" + trace + "/" + trace + ".ti";
+  };
   std::map<std::string, json> failure_free;
-  for (const std::string trace : {"jacobi2d", "cg"}) {
+  for (const std::string& trace : traces) {
     RunConfig c = make_config(small_topology(2, 8, INFINITY),
-                              mpi_application(kMpiDir + "/traces/" + trace + "/" + trace + ".ti",
-                                              {{"compute_scale", 5000}, {"placement", "round-robin"}}));
+                              mpi_application(path(trace), {{"compute_scale", 5000}, {"placement", "round-robin"}}));
     auto r = run_in_child(c);
     ASSERT_EQ(r.exit_status, 0) << r.error;
     failure_free[trace] = r.document["results"]["result_checksum"];
@@ -144,13 +195,12 @@ TEST_P(MpiTraceThroughFailures, HundredFailingRunsKeepTheStateConsistentAndTheRe
   const auto& mine = variants.at(protocol);
   int failing = 0;
   for (int seed = 1; failing < 100 && seed <= 150; seed++) {
-    const std::string trace = seed % 2 ? "jacobi2d" : "cg";
+    const std::string& trace = traces[static_cast<std::size_t>(seed) % traces.size()];
     json topo = small_topology(2, 8, 5.0);
     for (auto& cl : topo["clusters"]) cl["checkpoint_size"] = "1MB";
-    RunConfig c = make_config(topo,
-                              mpi_application(kMpiDir + "/traces/" + trace + "/" + trace + ".ti",
-                                              {{"compute_scale", 5000}, {"placement", "round-robin"}}),
-                              {{"default", {{"checkpoint_period", 2}, {"gc_period", 6}}}});
+    RunConfig c =
+        make_config(topo, mpi_application(path(trace), {{"compute_scale", 5000}, {"placement", "round-robin"}}),
+                    {{"default", {{"checkpoint_period", 2}, {"gc_period", 6}}}});
     c.options.protocol = protocol;
     c.options.params = mine[static_cast<std::size_t>(seed) % mine.size()];
     c.options.seed = static_cast<std::uint64_t>(seed);

@@ -165,3 +165,42 @@ TEST(AppExecutor, AServiceRunsNoApplication) {
   EXPECT_FALSE(service.finished_change().has_value());
   EXPECT_TRUE(std::isinf(service.compute_end()));
 }
+
+TEST(AppExecutor, HeldMessagesKeepTheProcessUnfinishedAndLeaveInOrder) {
+  // Rendezvous kinds: a process whose program ended still has messages to send; the executor
+  // releases those a receiver posted for, the others keep their order.
+  StepsWorkload w({}, 99);
+  AppExecutor app = executor(w);
+  std::vector<AppMessage> sends;
+  EXPECT_FALSE(app.start_step(0.0, sends)); // nothing to compute: the program is over
+  for (std::uint64_t seq : {0u, 1u, 2u})
+    app.hold(AppMessage{.src = 0, .dst = 1 + static_cast<NodeId>(seq), .seq = seq});
+  EXPECT_TRUE(app.holding());
+  EXPECT_FALSE(app.finished());
+  EXPECT_EQ(app.finished_change(), std::nullopt);
+  std::vector<AppMessage> out;
+  app.take_releasable([](const AppMessage& m) { return m.seq != 1; }, out);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_EQ(out[0].seq, 0u);
+  EXPECT_EQ(out[1].seq, 2u);
+  EXPECT_FALSE(app.finished());
+  out.clear();
+  app.take_releasable([](const AppMessage&) { return true; }, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_TRUE(app.finished());
+  EXPECT_EQ(app.finished_change(), std::optional<bool>(true));
+}
+
+TEST(AppExecutor, AnAwaitedSendEndsItsWaitAndARestoreForgetsTransfersUnderWay) {
+  StepsWorkload w({1.0}, 99);
+  AppExecutor app = executor(w);
+  AppStateValue saved = app.state();
+  saved->unfinished = {4, 7}; // 4 under way, 7 still held when saved
+  saved->held.push_back(AppMessage{.src = 0, .dst = 1, .seq = 7, .awaited = true});
+  app.restore(saved, 0.0);
+  EXPECT_EQ(app.state()->unfinished, (std::vector<std::uint64_t>{7})); // 4's end would never be seen again
+  app.send_done(3);                                                    // not awaited: nothing
+  EXPECT_EQ(app.state()->unfinished.size(), 1u);
+  app.send_done(7);
+  EXPECT_TRUE(app.state()->unfinished.empty());
+}

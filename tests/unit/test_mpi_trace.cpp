@@ -239,12 +239,42 @@ TEST(MpiTraceLowering, UnmatchedMessagesAndDeadlocksAreInputErrors) {
               lower(read_trace(mt_file("mt_dead.ti", "0 recv 1 0 10\n0 send 1 0 10\n1 recv 0 0 10\n1 send 0 0 10\n")));
             }),
             "line 1: the trace deadlocks: rank 0 waits here for a message from rank 1 (tag 0) that is never sent "
-            "(every rank runs as far as it can with eager sends)");
+            "(every rank runs as far as it can)");
   // Receiving before sending is fine when the other side sends first.
   EXPECT_EQ(mt_problem([] {
               lower(read_trace(mt_file("mt_live.ti", "0 recv 1 0 10\n0 send 1 0 10\n1 send 0 0 10\n1 recv 0 0 10\n")));
             }),
             "");
+  // Both send 64 KiB before receiving: each send waits for a receive the other never posts (as in
+  // SMPI, and in MPI); just below 64 KiB the sends are detached and the exchange completes.
+  const std::string big = "0 send 1 0 65536\n0 recv 1 0 65536\n1 send 0 0 65536\n1 recv 0 0 65536\n";
+  EXPECT_EQ(mt_problem([&] { lower(read_trace(mt_file("mt_big.ti", big))); }),
+            "line 1: the trace deadlocks: rank 0 waits here for its send of 65536 bytes to rank 1, which ends only "
+            "once rank 1 posts its receive, and rank 1 never does (sends of 65536 bytes or more wait for their "
+            "receiver, as in SMPI)");
+  EXPECT_EQ(mt_problem([&] { lower(read_trace(mt_file("mt_big.ti", big)), false); }), ""); // eager sends
+  EXPECT_EQ(mt_problem([] {
+              lower(read_trace(
+                  mt_file("mt_small.ti", "0 send 1 0 65535\n0 recv 1 0 65535\n1 send 0 0 65535\n1 recv 0 0 65535\n")));
+            }),
+            "");
+}
+
+TEST(MpiTraceLowering, ReceivesKnowWhereTheyArePostedAndWaitsHoldLargeSends) {
+  // Rank 0: compute (op 0), irecv (posted before op 1), isend of 64 KiB (op 1), compute (op 2),
+  // wait for the receive and the send (op 3). Rank 1: recv (posted at op 0, waited by op 0), then a
+  // small send, complete at once: no wait for it.
+  const Program p = lower(read_trace(mt_file("mt_posted.ti", "0 compute 10\n0 irecv 1 0 8\n0 isend 1 0 65536\n"
+                                                             "0 compute 5\n0 waitall\n1 recv 0 0 65536\n"
+                                                             "1 send 0 0 8\n")));
+  EXPECT_EQ(p.ranks[0].recvs.at(0).posted_at, 1u);
+  EXPECT_EQ(p.ranks[1].recvs.at(0).posted_at, 0u);
+  ASSERT_EQ(p.ranks[0].ops.size(), 4u);
+  EXPECT_EQ(p.ranks[0].ops[3].kind, Op::Kind::Wait);
+  EXPECT_EQ(p.ranks[0].ops[3].count, 2u);
+  EXPECT_EQ(p.ranks[0].waits, (std::vector<std::uint32_t>{0, kSendEntry | 0}));
+  ASSERT_EQ(p.ranks[1].ops.size(), 2u); // wait, send
+  EXPECT_EQ(p.ranks[1].ops[1].kind, Op::Kind::Send);
 }
 
 TEST(MpiTraceWorkload, ReplaysPingPongWaitingForItsMessage) {
@@ -257,11 +287,17 @@ TEST(MpiTraceWorkload, ReplaysPingPongWaitingForItsMessage) {
   AppStateValue s0 = w.initial_state(0, 1), s1 = w.initial_state(1, 1);
   std::vector<AppMessage> out;
   EXPECT_EQ(w.advance(*s0, 0, out), std::optional<double>(2.0));
-  EXPECT_EQ(w.advance(*s0, 0, out), std::nullopt); // sent, now waits for the pong
+  EXPECT_EQ(w.advance(*s0, 0, out), std::nullopt); // sent 1 MB: waits until its transfer ends
   ASSERT_EQ(out.size(), 1u);
   EXPECT_EQ(out[0].dst, 1);
   EXPECT_EQ(out[0].seq, 0u);
   EXPECT_EQ(out[0].size, 1e6 + 16); // SMPI's 16-byte envelope on the wire
+  EXPECT_TRUE(out[0].awaited);
+  EXPECT_EQ(s0->unfinished, (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(w.advance(*s0, 0, out), std::nullopt); // still under way
+  std::erase(s0->unfinished, 0u);                  // the node reports its end (AppExecutor::send_done)
+  EXPECT_EQ(w.advance(*s0, 0, out), std::nullopt); // now waits for the pong
+  EXPECT_EQ(out.size(), 1u);
   EXPECT_FALSE(s0->finished);
   AppStateValue saved = s0; // a checkpoint: a copy of the state
 
@@ -269,7 +305,17 @@ TEST(MpiTraceWorkload, ReplaysPingPongWaitingForItsMessage) {
   EXPECT_EQ(w.advance(*s1, 1, back), std::optional<double>(1.0));
   EXPECT_EQ(w.advance(*s1, 1, back), std::nullopt); // waits for the ping
   EXPECT_TRUE(back.empty());
+  // Rank 1 has posted its receive once its computation is over, not while it runs.
+  EXPECT_TRUE(w.receive_posted(*s1, out[0]));
+  AppStateValue computing = w.initial_state(1, 1);
+  std::vector<AppMessage> none;
+  w.advance(*computing, 1, none);
+  computing->step_remaining = 0.5;
+  EXPECT_FALSE(w.receive_posted(*computing, out[0]));
   w.deliver(*s1, out[0]);
+  EXPECT_EQ(w.advance(*s1, 1, back), std::nullopt); // the pong: 1 MB too
+  EXPECT_FALSE(s1->finished);
+  std::erase(s1->unfinished, 0u);
   EXPECT_EQ(w.advance(*s1, 1, back), std::nullopt);
   EXPECT_TRUE(s1->finished);
   ASSERT_EQ(back.size(), 1u);
@@ -289,6 +335,7 @@ TEST(MpiTraceWorkload, ReplaysPingPongWaitingForItsMessage) {
   std::vector<AppMessage> ignored;
   w.advance(*again, 0, ignored);
   w.advance(*again, 0, ignored);
+  again->unfinished.clear();
   w.deliver(*again, other);
   w.advance(*again, 0, ignored);
   EXPECT_NE(w.result_digest(*again), w.result_digest(*s0));

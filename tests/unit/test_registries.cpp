@@ -257,7 +257,10 @@ TEST(Listing, ApplicationKindsAndStorageModels) {
       "                   placement  \"linear\" (rank i on node i in platform order), \"round-robin\" (over the "
       "clusters) or an array of node names (host name or global index) by rank; default \"linear\"\n"
       "                   compute_scale  multiplies every computation and sleep of the trace (the same "
-      "communication pattern around longer computations); default 1\n");
+      "communication pattern around longer computations); default 1\n"
+      "                   sends  \"rendezvous\" (as SMPI: a transfer starts once its receive is posted too, a send "
+      "of 64 KiB or more ends once delivered) or \"eager\" (every transfer starts at its send); default "
+      "\"rendezvous\"\n");
   EXPECT_EQ(
       cli::storage_models_listing(),
       "Storage models (topology: \"storage\": {\"model\": NAME and the fields}, or a cluster's \"storage\": NAME; "

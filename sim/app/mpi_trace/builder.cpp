@@ -14,7 +14,9 @@ void RankBuilder::local(Op::Kind kind, double amount, double& total) {
   total += amount;
 }
 
-void RankBuilder::send(int dst, int tag, double bytes) {
+std::uint32_t RankBuilder::send(int dst, int tag, double bytes) {
+  std::uint32_t request = kComplete;
+  if (dst != rank_ && bytes >= kDetachedBelow) request = kSendEntry | static_cast<std::uint32_t>(p_.messages);
   Op op;
   op.kind = Op::Kind::Send;
   op.peer = dst;
@@ -23,21 +25,23 @@ void RankBuilder::send(int dst, int tag, double bytes) {
   sends_.push_back({dst, tag, static_cast<std::uint32_t>(p_.ops.size())});
   p_.ops.push_back(op);
   if (dst != rank_) p_.messages++;
+  return request;
 }
 
 std::uint32_t RankBuilder::post(int src, int tag, double bytes) {
-  p_.recvs.push_back({src, tag, bytes, action_});
+  p_.recvs.push_back({src, tag, bytes, action_, static_cast<std::uint32_t>(p_.ops.size())});
   return static_cast<std::uint32_t>(p_.recvs.size() - 1);
 }
 
-void RankBuilder::wait(const std::vector<std::uint32_t>& recvs) {
-  if (recvs.empty()) return;
+void RankBuilder::wait(const std::vector<std::uint32_t>& requests) {
   Op op;
   op.kind = Op::Kind::Wait;
   op.first = static_cast<std::uint32_t>(p_.waits.size());
-  op.count = static_cast<std::uint32_t>(recvs.size());
+  for (std::uint32_t r : requests)
+    if (r != kComplete) p_.waits.push_back(r);
+  op.count = static_cast<std::uint32_t>(p_.waits.size()) - op.first;
+  if (op.count == 0) return;
   op.action = action_;
-  p_.waits.insert(p_.waits.end(), recvs.begin(), recvs.end());
   p_.ops.push_back(op);
 }
 
@@ -47,7 +51,7 @@ void RankBuilder::wait_request(int src, int dst, int tag) {
   std::uint32_t r = it->second.front();
   it->second.pop_front();
   if (it->second.empty()) requests_.erase(it);
-  if (r != kSendRequest) wait({r}); // an eager send is complete as soon as it is posted
+  wait({r});
 }
 
 void RankBuilder::test_request(int src, int dst, int tag) {
@@ -61,13 +65,11 @@ void RankBuilder::test_request(int src, int dst, int tag) {
 }
 
 void RankBuilder::wait_all_requests() {
-  std::vector<std::uint32_t> recvs;
-  for (const auto& [key, list] : requests_)
-    for (std::uint32_t r : list)
-      if (r != kSendRequest) recvs.push_back(r);
+  std::vector<std::uint32_t> pending;
+  for (const auto& [key, list] : requests_) pending.insert(pending.end(), list.begin(), list.end());
   requests_.clear();
-  std::sort(recvs.begin(), recvs.end());
-  wait(recvs);
+  std::sort(pending.begin(), pending.end()); // receives in posting order, then sends in sending order
+  wait(pending);
 }
 
 } // namespace ckptsim::mpi

@@ -41,15 +41,14 @@ double count_of(const Trace& t, const TraceAction& a, int i) {
 void coll_sendrecv(RankBuilder& b, int dst, double sent, int src, double received, int tag) {
   if (dst == b.rank() && src == b.rank()) return;
   std::uint32_t in = b.post(src, tag, received);
-  b.send(dst, tag, sent);
-  b.wait({in});
+  b.wait({in, b.send(dst, tag, sent)});
 }
 
 /** @brief barrier__ompi_basic_linear: every rank but 0 sends an empty message to 0 and waits for
  *  one back; 0 receives them all, then answers them all. */
 void barrier(RankBuilder& b, int n) {
   if (b.rank() > 0) {
-    b.send(0, kTagBarrier, 0);
+    b.send_blocking(0, kTagBarrier, 0);
     b.recv(0, kTagBarrier, 0);
     return;
   }
@@ -79,7 +78,7 @@ void bcast(RankBuilder& b, int n, int root, double bytes) {
     if (relative + mask < n) {
       int dst = rank + mask;
       if (dst >= n) dst -= n;
-      b.send(dst, kTagBcast, bytes);
+      b.send_blocking(dst, kTagBcast, bytes); // each forward waits for the previous one (from 64 KiB)
     }
     mask >>= 1;
   }
@@ -93,7 +92,7 @@ template <class BytesOf>
 void linear_rooted(RankBuilder& b, int n, int root, bool to_root, int tag, BytesOf bytes_of) {
   if (b.rank() != root) {
     if (to_root)
-      b.send(root, tag, bytes_of(b.rank()));
+      b.send_blocking(root, tag, bytes_of(b.rank()));
     else
       b.recv(root, tag, bytes_of(b.rank()));
     return;
@@ -101,10 +100,7 @@ void linear_rooted(RankBuilder& b, int n, int root, bool to_root, int tag, Bytes
   std::vector<std::uint32_t> in;
   for (int other = 0; other < n; other++) {
     if (other == root) continue;
-    if (to_root)
-      in.push_back(b.post(other, tag, bytes_of(other)));
-    else
-      b.send(other, tag, bytes_of(other));
+    in.push_back(to_root ? b.post(other, tag, bytes_of(other)) : b.send(other, tag, bytes_of(other)));
   }
   b.wait(in);
 }
@@ -116,7 +112,7 @@ void linear_allgather(RankBuilder& b, int n, double sent, BytesFrom bytes_from) 
   std::vector<std::uint32_t> in;
   for (int other = 0; other < n; other++) {
     if (other == b.rank()) continue;
-    b.send(other, kTagAllgather, sent);
+    in.push_back(b.send(other, kTagAllgather, sent));
     in.push_back(b.post(other, kTagAllgather, bytes_from(other)));
   }
   b.wait(in);
@@ -129,16 +125,16 @@ void linear_alltoallv(const Trace& t, const TraceAction& a, RankBuilder& b, int 
   for (int i = 0; i < n; i++)
     if (i != b.rank()) in.push_back(b.post(i, kTagAlltoall, count_of(t, a, n + i)));
   for (int i = 0; i < n; i++)
-    if (i != b.rank()) b.send(i, kTagAlltoall, count_of(t, a, i));
+    if (i != b.rank()) in.push_back(b.send(i, kTagAlltoall, count_of(t, a, i)));
   b.wait(in);
 }
 
 /** @brief scan / exscan (SMPI's only implementation): receives from every lower rank, the same
- *  block sent to every higher rank, all posted at once, then waited for (the sends do not wait). */
+ *  block sent to every higher rank, all posted at once, then waited for. */
 void scan_linear(RankBuilder& b, int n, double bytes) {
   std::vector<std::uint32_t> in;
   for (int other = 0; other < b.rank(); other++) in.push_back(b.post(other, kTagScan, bytes));
-  for (int other = b.rank() + 1; other < n; other++) b.send(other, kTagScan, bytes);
+  for (int other = b.rank() + 1; other < n; other++) in.push_back(b.send(other, kTagScan, bytes));
   b.wait(in);
 }
 
@@ -186,7 +182,7 @@ void alltoall_linear(RankBuilder& b, int n, double sent, double received) {
   const int rank = b.rank();
   std::vector<std::uint32_t> in;
   for (int i = (rank + 1) % n; i != rank; i = (i + 1) % n) in.push_back(b.post(i, kTagAlltoall, received));
-  for (int i = (rank + n - 1) % n; i != rank; i = (i + n - 1) % n) b.send(i, kTagAlltoall, sent);
+  for (int i = (rank + n - 1) % n; i != rank; i = (i + n - 1) % n) in.push_back(b.send(i, kTagAlltoall, sent));
   b.wait(in);
 }
 
@@ -264,7 +260,7 @@ void reduce_scatter_recursive_doubling(RankBuilder& b, int n, const std::vector<
     for (int sub = mask >> 1, k = i; sub > 0; sub >>= 1, k--) {
       const int peer = rank ^ sub, tree = rank >> k << k;
       if (peer > rank && rank < tree + completed && peer >= tree + completed)
-        b.send(peer, kTagReduceScatter, received);
+        b.send_blocking(peer, kTagReduceScatter, received);
       else if (peer < rank && peer < tree + completed && rank >= tree + completed)
         b.recv(peer, kTagReduceScatter, received);
     }

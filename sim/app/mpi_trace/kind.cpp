@@ -17,7 +17,11 @@ const ApplicationKindRegistration mpi_trace_kind{{
                {"placement", "\"linear\" (rank i on node i in platform order), \"round-robin\" (over the clusters) "
                              "or an array of node names (host name or global index) by rank; default \"linear\""},
                {"compute_scale", "multiplies every computation and sleep of the trace (the same communication pattern "
-                                 "around longer computations); default 1"}},
+                                 "around longer computations); default 1"},
+               {"sends",
+                "\"rendezvous\" (as SMPI: a transfer starts once its receive is posted too, a send of "
+                "64 KiB or more ends once delivered) or \"eager\" (every transfer starts at its send); default "
+                "\"rendezvous\""}},
     .network_model = "SMPI",
     .parse = parse_mpi_trace,
     .make_workload = [](const Application& app,

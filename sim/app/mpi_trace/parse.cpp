@@ -38,7 +38,9 @@ void parse_mpi_trace(ObjectReader& r, Application& app, const Topology& /*topolo
     spec.compute_scale = as_number(*v, r.where("compute_scale"));
     if (!(spec.compute_scale > 0)) r.where("compute_scale").fail("expected a number > 0");
   }
-  spec.program = std::make_shared<const mpi::Program>(mpi::lower(mpi::read_trace(spec.trace)));
+  if (auto* v = r.optional("sends"))
+    spec.rendezvous = as_choice(*v, r.where("sends"), {"rendezvous", "eager"}) == "rendezvous";
+  spec.program = std::make_shared<const mpi::Program>(mpi::lower(mpi::read_trace(spec.trace), spec.rendezvous));
   if (spec.placement == MpiTraceSpec::Placement::List &&
       spec.nodes.size() != static_cast<std::size_t>(spec.program->num_ranks()))
     r.where("placement")

@@ -37,11 +37,10 @@ void lower_rank(const Trace& t, int rank, RankBuilder& b) {
       b.sleep(a.amount);
       break;
     case Action::Send:
-      b.send(a.peer, a.tag, a.amount);
+      b.send_blocking(a.peer, a.tag, a.amount);
       break;
     case Action::Isend:
-      b.send(a.peer, a.tag, a.amount);
-      b.add_send_request(a.peer, a.tag);
+      b.add_send_request(a.peer, a.tag, b.send(a.peer, a.tag, a.amount));
       break;
     case Action::Recv:
       b.recv(a.peer, a.tag, a.amount);
@@ -60,8 +59,7 @@ void lower_rank(const Trace& t, int rank, RankBuilder& b) {
       break;
     case Action::SendRecv: { // Request::sendrecv: both posted, then both waited; tag 0
       std::uint32_t in = b.post(a.peer2, 0, a.amount2);
-      b.send(a.peer, 0, a.amount);
-      b.wait({in});
+      b.wait({in, b.send(a.peer, 0, a.amount)});
       break;
     }
     default:
@@ -114,61 +112,98 @@ void match(const Trace& t, Program& p, const std::vector<std::vector<PendingSend
     }
 }
 
-/** @brief Runs every rank as far as it can with eager sends, in no time: a rank stuck at a wait
- *  whose message is never sent means the trace deadlocks (the run would never end). */
-void check_deadlock(const Trace& t, const Program& p) {
+/** @brief Runs every rank as far as it can, in no time: a rank stuck at a wait for a message
+ *  never sent, or (@p rendezvous) for a send whose receive is never posted, means the trace
+ *  deadlocks (the run would never end). A receive is posted once its rank's next operation is
+ *  at or past Recv::posted_at; a posted receive gets its message once the send is executed. */
+void check_deadlock(const Trace& t, const Program& p, bool rendezvous) {
   const int n = p.num_ranks();
+  const auto at = [](auto& v, int i) -> auto& { return v[static_cast<std::size_t>(i)]; };
   std::vector<std::size_t> pc(static_cast<std::size_t>(n), 0);
-  std::vector<std::vector<char>> arrived(static_cast<std::size_t>(n));
-  for (int r = 0; r < n; r++)
-    arrived[static_cast<std::size_t>(r)].assign(p.ranks[static_cast<std::size_t>(r)].recvs.size(), 0);
+  std::vector<std::vector<char>> sent(static_cast<std::size_t>(n)); // per rank and receive: its send executed
+  std::vector<std::vector<std::uint32_t>> send_op(static_cast<std::size_t>(n)); // per rank: op of each send ordinal
+  std::vector<std::vector<int>> blocked_on(static_cast<std::size_t>(n)); // ranks whose send waits for this one to post
+  for (int r = 0; r < n; r++) {
+    const RankProgram& rp = at(p.ranks, r);
+    at(sent, r).assign(rp.recvs.size(), 0);
+    for (std::uint32_t i = 0; i < rp.ops.size(); i++)
+      if (rp.ops[i].kind == Op::Kind::Send && rp.ops[i].peer != r) at(send_op, r).push_back(i);
+  }
+  // A send is complete once its receiver has posted the receive (its transfer then ends).
+  const auto send_complete = [&](int r, std::uint32_t entry) {
+    const Op& op = at(p.ranks, r).ops[at(send_op, r)[entry & ~kSendEntry]];
+    return !rendezvous || at(pc, op.peer) >= at(p.ranks, op.peer).recvs[op.first].posted_at;
+  };
   std::vector<char> queued(static_cast<std::size_t>(n), 1);
   std::deque<int> runnable;
   for (int r = 0; r < n; r++) runnable.push_back(r);
+  const auto wake = [&](int r) {
+    if (!at(queued, r)) {
+      at(queued, r) = 1;
+      runnable.push_back(r);
+    }
+  };
   while (!runnable.empty()) {
     const int r = runnable.front();
     runnable.pop_front();
-    queued[static_cast<std::size_t>(r)] = 0;
-    const RankProgram& rp = p.ranks[static_cast<std::size_t>(r)];
-    std::size_t& i = pc[static_cast<std::size_t>(r)];
+    at(queued, r) = 0;
+    const RankProgram& rp = at(p.ranks, r);
+    std::size_t& i = at(pc, r);
+    const std::size_t from = i;
     for (; i < rp.ops.size(); i++) {
       const Op& op = rp.ops[i];
       if (op.kind == Op::Kind::Send) {
-        arrived[static_cast<std::size_t>(op.peer)][op.first] = 1;
-        if (!queued[static_cast<std::size_t>(op.peer)]) {
-          queued[static_cast<std::size_t>(op.peer)] = 1;
-          runnable.push_back(op.peer);
-        }
+        at(sent, op.peer)[op.first] = 1;
+        wake(op.peer);
       } else if (op.kind == Op::Kind::Wait) {
         bool ready = true;
-        for (std::uint32_t k = 0; k < op.count && ready; k++)
-          ready = arrived[static_cast<std::size_t>(r)][rp.waits[op.first + k]] != 0;
+        for (std::uint32_t k = 0; k < op.count && ready; k++) {
+          const std::uint32_t e = rp.waits[op.first + k];
+          if (e & kSendEntry) {
+            ready = send_complete(r, e);
+            if (!ready) at(blocked_on, rp.ops[at(send_op, r)[e & ~kSendEntry]].peer).push_back(r);
+          } else {
+            ready = at(sent, r)[e] != 0;
+          }
+        }
         if (!ready) break;
       }
     }
+    if (i != from) { // it moved on: it may have posted what blocked senders wait for
+      for (int s : at(blocked_on, r)) wake(s);
+      at(blocked_on, r).clear();
+    }
   }
   for (int r = 0; r < n; r++) {
-    const RankProgram& rp = p.ranks[static_cast<std::size_t>(r)];
-    std::size_t i = pc[static_cast<std::size_t>(r)];
+    const RankProgram& rp = at(p.ranks, r);
+    const std::size_t i = at(pc, r);
     if (i == rp.ops.size()) continue;
     const Op& op = rp.ops[i];
-    std::uint32_t missing = 0;
-    for (std::uint32_t k = 0; k < op.count; k++)
-      if (!arrived[static_cast<std::size_t>(r)][rp.waits[op.first + k]]) {
-        missing = rp.waits[op.first + k];
-        break;
+    const TraceAction& a = t.ranks[static_cast<std::size_t>(r)][op.action];
+    for (std::uint32_t k = 0; k < op.count; k++) {
+      const std::uint32_t e = rp.waits[op.first + k];
+      if ((e & kSendEntry) && !send_complete(r, e)) {
+        const Op& s = rp.ops[at(send_op, r)[e & ~kSendEntry]];
+        fail_trace(t, a,
+                   fmt::format("the trace deadlocks: rank {} waits here for its send of {:g} bytes to rank {}, which "
+                               "ends only once rank {} posts its receive, and rank {} never does (sends of {:g} "
+                               "bytes or more wait for their receiver, as in SMPI)",
+                               r, s.amount, s.peer, s.peer, s.peer, kDetachedBelow));
       }
-    const Recv& recv = rp.recvs[missing];
-    fail_trace(t, t.ranks[static_cast<std::size_t>(r)][op.action],
-               fmt::format("the trace deadlocks: rank {} waits here for a message from rank {}{} that is never sent "
-                           "(every rank runs as far as it can with eager sends)",
-                           r, recv.src, recv.tag >= 0 ? fmt::format(" (tag {})", recv.tag) : std::string()));
+      if (!(e & kSendEntry) && !at(sent, r)[e]) {
+        const Recv& recv = rp.recvs[e];
+        fail_trace(t, a,
+                   fmt::format("the trace deadlocks: rank {} waits here for a message from rank {}{} that is never "
+                               "sent (every rank runs as far as it can)",
+                               r, recv.src, recv.tag >= 0 ? fmt::format(" (tag {})", recv.tag) : std::string()));
+      }
+    }
   }
 }
 
 } // namespace
 
-Program lower(const Trace& trace) {
+Program lower(const Trace& trace, bool rendezvous) {
   Program p;
   p.ranks.resize(static_cast<std::size_t>(trace.num_ranks()));
   std::vector<std::vector<PendingSend>> sends(p.ranks.size());
@@ -178,7 +213,7 @@ Program lower(const Trace& trace) {
     sends[static_cast<std::size_t>(r)] = b.sends();
   }
   match(trace, p, sends);
-  check_deadlock(trace, p);
+  check_deadlock(trace, p, rendezvous);
   return p;
 }
 

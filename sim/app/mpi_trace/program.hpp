@@ -6,10 +6,13 @@
  * (s, t): the pairing is known before the run and does not depend on when messages arrive, which
  * is what makes a replay after a rollback the same replay.
  *
- * Sends are eager (docs/MODEL.md): a send never waits; a receive completes when its message has
- * arrived. The lowering checks that every receive has its send, that every send has its receive
- * and that the ranks cannot deadlock (every wait is eventually satisfied when every rank runs as
- * far as it can), so a run of a valid trace always ends. */
+ * Transfers follow SMPI (docs/MODEL.md): a message moves once its receive is posted too
+ * (rendezvous), a receive completes when its message has arrived, and a send of 64 KiB or more is
+ * complete only when its message has arrived (SMPI's smpi/send-is-detached-thresh), so a wait may
+ * wait for sends too; smaller sends are complete at once. The lowering checks that every receive
+ * has its send, that every send has its receive and that the ranks cannot deadlock (every wait is
+ * eventually satisfied when every rank runs as far as it can), so a run of a valid trace always
+ * ends. */
 #pragma once
 
 #include "sim/app/mpi_trace/trace.hpp"
@@ -20,13 +23,20 @@
 
 namespace ckptsim::mpi {
 
+/** @brief Sends of at least this many bytes are complete only once delivered (SMPI's
+ *  smpi/send-is-detached-thresh default); smaller ones are complete as soon as posted. */
+constexpr double kDetachedBelow = 65536;
+/** @brief A RankProgram::waits entry with this bit is a send (its ordinal below the bit: the
+ *  message's sequence number) rather than a receive index. */
+constexpr std::uint32_t kSendEntry = 0x8000'0000u;
+
 struct Op {
   enum class Kind : std::uint8_t { Compute, Sleep, Send, Wait };
   Kind kind = Kind::Compute;
   std::int32_t peer = -1;   // Send: the destination rank
   std::uint32_t first = 0;  // Send: the receive it completes (index in the destination's recvs);
-                            // Wait: first of its receives in RankProgram::waits
-  std::uint32_t count = 0;  // Wait: number of receives it waits for
+                            // Wait: first of its entries in RankProgram::waits
+  std::uint32_t count = 0;  // Wait: number of requests (receives and sends) it waits for
   double amount = 0;        // Compute: flops; Sleep: seconds; Send: bytes
   std::uint32_t action = 0; // the trace action it comes from (index in the rank's actions)
 };
@@ -36,6 +46,9 @@ struct Recv {
   std::int32_t tag = 0;
   double bytes = 0; // negative: the size of the matching send (a receive of unknown size)
   std::uint32_t action = 0;
+  // Where it is posted: before operation posted_at (the rank's ops.size() then); a rank whose
+  // next operation is posted_at, computing nothing, or that is further, has posted it.
+  std::uint32_t posted_at = 0;
 };
 
 /** @brief Where a collective starts in a rank's program: a program-order point (every rank passes
@@ -48,7 +61,7 @@ struct CollectivePoint {
 struct RankProgram {
   std::vector<Op> ops;
   std::vector<CollectivePoint> points; // in program order
-  std::vector<std::uint32_t> waits;    // receive indices, by Wait op (contiguous)
+  std::vector<std::uint32_t> waits;    // by Wait op (contiguous): receive indices, or kSendEntry | send ordinal
   std::vector<Recv> recvs;             // in posting order
   // Per send to another rank, in program order (the send's ordinal, which is the message's
   // sequence number): the receive it completes at its destination.
@@ -64,7 +77,8 @@ struct Program {
 };
 
 /** @brief Lowers @p trace; an InputError naming the trace file and line of the first receive
- *  without its send (or send without its receive), or of a wait that can never end. */
-Program lower(const Trace& trace);
+ *  without its send (or send without its receive), or of a wait that can never end: with
+ *  @p rendezvous SMPI's semantics, else every send complete at once (eager transfers). */
+Program lower(const Trace& trace, bool rendezvous = true);
 
 } // namespace ckptsim::mpi

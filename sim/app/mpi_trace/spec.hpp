@@ -21,6 +21,10 @@ struct MpiTraceSpec {
   // Multiplies every computation and sleep of the trace: the same communication pattern around
   // longer computations (a trace of a small run standing for a long one).
   double compute_scale = 1;
+  // "sends": "rendezvous" (SMPI's semantics: a transfer starts once its receive is posted too, a
+  // send of 64 KiB or more is complete once delivered) or "eager" (every transfer starts at its
+  // send, every send is complete at once).
+  bool rendezvous = true;
   std::shared_ptr<const mpi::Program> program;
 };
 

@@ -20,7 +20,8 @@ constexpr double kEnvelope = 16;
 
 MpiTraceWorkload::MpiTraceWorkload(const Application& app, const FederationLayout& layout)
     : program_(app.spec_as<MpiTraceSpec>().program)
-    , scale_(app.spec_as<MpiTraceSpec>().compute_scale) {
+    , scale_(app.spec_as<MpiTraceSpec>().compute_scale)
+    , rendezvous_(app.spec_as<MpiTraceSpec>().rendezvous) {
   place(app.spec_as<MpiTraceSpec>(), layout);
   for (NodeId n = 0; n < layout.num_nodes(); n++) speed_.push_back(layout.cluster(layout.cluster_of(n)).speed / 1e9);
   consumer_.resize(program_->ranks.size());
@@ -29,7 +30,8 @@ MpiTraceWorkload::MpiTraceWorkload(const Application& app, const FederationLayou
     consumer_[r].assign(rp.recvs.size(), static_cast<std::uint32_t>(rp.ops.size()));
     for (std::uint32_t i = 0; i < rp.ops.size(); i++)
       if (rp.ops[i].kind == mpi::Op::Kind::Wait)
-        for (std::uint32_t k = 0; k < rp.ops[i].count; k++) consumer_[r][rp.waits[rp.ops[i].first + k]] = i;
+        for (std::uint32_t k = 0; k < rp.ops[i].count; k++)
+          if (std::uint32_t e = rp.waits[rp.ops[i].first + k]; !(e & mpi::kSendEntry)) consumer_[r][e] = i;
   }
 }
 
@@ -119,6 +121,8 @@ std::optional<double> MpiTraceWorkload::advance(AppState& base, NodeId self, std
         m.seq = s.next_seq++;
         m.size = op.amount + kEnvelope;
         m.digest = message_digest(m, s.digest);
+        m.awaited = rendezvous_ && op.amount >= mpi::kDetachedBelow;
+        if (m.awaited) s.unfinished.push_back(m.seq); // until the node reports its transfer's end
         sends.push_back(m);
       }
       s.pc++;
@@ -126,11 +130,16 @@ std::optional<double> MpiTraceWorkload::advance(AppState& base, NodeId self, std
     case mpi::Op::Kind::Wait: {
       for (std::uint32_t k = 0; k < op.count; k++) {
         std::uint32_t r = rp.waits[op.first + k];
+        if (r & mpi::kSendEntry) {
+          if (!sent(s, r & ~mpi::kSendEntry)) return std::nullopt; // its transfer has not ended
+          continue;
+        }
         auto it = std::lower_bound(s.arrived.begin(), s.arrived.end(), std::make_pair(r, std::uint64_t{0}));
         if (it == s.arrived.end() || it->first != r) return std::nullopt; // a message still on its way
       }
       for (std::uint32_t k = 0; k < op.count; k++) {
         std::uint32_t r = rp.waits[op.first + k];
+        if (r & mpi::kSendEntry) continue;
         auto it = std::lower_bound(s.arrived.begin(), s.arrived.end(), std::make_pair(r, std::uint64_t{0}));
         s.digest = mix_seed(s.digest, it->second, r);
         s.arrived.erase(it);
@@ -168,6 +177,21 @@ void MpiTraceWorkload::deliver(AppState& base, const AppMessage& msg) const {
   // A message for a receive already consumed is a duplicate (the first copy counted).
   if (consumer_[static_cast<std::size_t>(dst)][r] < s.pc) return;
   arrive(s, r, msg.digest);
+}
+
+bool MpiTraceWorkload::sent(const MpiTraceState& s, std::uint64_t seq) {
+  return std::find(s.unfinished.begin(), s.unfinished.end(), seq) == s.unfinished.end();
+}
+
+bool MpiTraceWorkload::receive_posted(const AppState& base, const AppMessage& msg) const {
+  const auto& s = static_cast<const MpiTraceState&>(base);
+  const int src = rank_of(msg.src);
+  const int dst = rank_of(msg.dst);
+  if (src < 0 || dst < 0) throw std::logic_error("mpi-trace: a message between nodes that run no rank");
+  const std::uint32_t r = program_->ranks[static_cast<std::size_t>(src)].recv_of_send.at(msg.seq);
+  const std::uint32_t at = program_->ranks[static_cast<std::size_t>(dst)].recvs[r].posted_at;
+  // pc is already past a computation under way (advance moves it when the step starts).
+  return s.pc > at || (s.pc == at && s.step_remaining <= 0);
 }
 
 std::uint64_t MpiTraceWorkload::result_digest(const AppState& base) const {

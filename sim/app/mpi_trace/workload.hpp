@@ -19,6 +19,7 @@ class MpiTraceState : public AppState {
   std::uint32_t pc = 0;     // the next operation
   std::uint64_t digest = 0; // of the messages consumed so far, in program order
   // Messages arrived and not consumed by a wait yet: (receive index, message digest), by index.
+  // (The sends a wait may wait for are in AppState::unfinished.)
   std::vector<std::pair<std::uint32_t, std::uint64_t>> arrived;
 };
 
@@ -34,6 +35,10 @@ class MpiTraceWorkload : public Workload {
    *  operation of a collective not announced yet, so the process stands at each between two steps. */
   std::optional<AppPoint> next_point(const AppState& state, NodeId self) const override;
   void deliver(AppState& state, const AppMessage& msg) const override;
+  bool rendezvous() const override { return rendezvous_; }
+  /** @brief Whether the receiver's next operation is at or past the receive's Recv::posted_at,
+   *  not computing the operation before it. */
+  bool receive_posted(const AppState& receiver, const AppMessage& msg) const override;
   std::uint64_t result_digest(const AppState& state) const override;
   double failure_free_work(NodeId process) const override;
 
@@ -44,12 +49,15 @@ class MpiTraceWorkload : public Workload {
  private:
   void place(const MpiTraceSpec& spec, const FederationLayout& layout);
   static void arrive(MpiTraceState& s, std::uint32_t recv, std::uint64_t digest);
+  /** @brief Send @p seq of the process is complete: its transfer ended (AppState::unfinished). */
+  static bool sent(const MpiTraceState& s, std::uint64_t seq);
 
   std::shared_ptr<const mpi::Program> program_;
   std::vector<int> rank_of_;    // per node, -1: no rank
   std::vector<NodeId> node_of_; // per rank
   std::vector<double> speed_;   // per node: work per second of sleep (speed / 1 Gf)
   double scale_ = 1;            // MpiTraceSpec::compute_scale
+  bool rendezvous_ = true;      // MpiTraceSpec::rendezvous
   // Per rank and receive: the operation that consumes it (the ops' count when none does), so a
   // message for a receive already consumed (a duplicate) is recognised.
   std::vector<std::vector<std::uint32_t>> consumer_;
