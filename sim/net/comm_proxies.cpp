@@ -71,7 +71,7 @@ CommProxies::Mode CommProxies::mode_from_environment() {
 
 void CommProxies::start(int endpoints, Mode mode) {
   if (mode == Mode::Off) return;
-  if (mode == Mode::Auto) mode = endpoints <= kStaticProxies ? Mode::Static : Mode::Demand;
+  if (mode == Mode::Auto) mode = endpoints >= kStaticFrom && endpoints <= kStaticProxies ? Mode::Static : Mode::Demand;
   enabled_ = true;
   current_.assign(endpoints, nullptr);
   wanted_flag_.assign(endpoints, 0);

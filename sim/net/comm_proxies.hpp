@@ -24,9 +24,13 @@
  * Proxies are created and released by maestro (at each advance of the simulated clock), never by
  * a node: creating an actor from an actor is a simcall, which would shift the node's later
  * simcalls and so the order of same-date events. Static proxies exist from the start for every
- * endpoint of a small federation; beyond kStaticProxies endpoints (two actors per node would near
- * the kernel's limit of memory mappings, see tests/bench/README.md) an endpoint gets one the
- * first time it has more than kProxyDemand sends under way. */
+ * endpoint of a mid-sized federation; beyond kStaticProxies endpoints (two actors per node would
+ * near the kernel's limit of memory mappings, see tests/bench/README.md), and below
+ * kStaticFrom, an endpoint gets one the first time it has more than kProxyDemand sends under
+ * way. Below kStaticFrom endpoints a node never has enough sends in flight for its list to cost
+ * (a broadcast to every other endpoint is fewer than kStaticFrom), while proxies from the start
+ * would rotate for nothing (an actor created per kProxyComms comms: 12 % of the replay of a
+ * 16-rank MPI trace). */
 #pragma once
 
 #include "sim/net/ids.hpp"
@@ -46,6 +50,7 @@ class CommProxies {
   static constexpr std::size_t kProxyComms = 128; // comms started through a proxy before it retires
   static constexpr std::size_t kProxyDemand = 16; // sends under way that earn a node a proxy
   static constexpr int kStaticProxies = 4096;     // up to this many endpoints, every one has a proxy from the start
+  static constexpr int kStaticFrom = 64;          // ... from this many on (Auto)
 
   struct Proxy; // one proxy actor
   using ProxyPtr = std::shared_ptr<Proxy>;
@@ -60,7 +65,7 @@ class CommProxies {
     Off,    // no proxy: every comm in its node's own list (the plain SimGrid way)
     Demand, // a proxy for an endpoint once it has more than kProxyDemand sends under way
     Static, // a proxy for every endpoint from the start (and on demand after a restart)
-    Auto    // Static up to kStaticProxies endpoints, Demand beyond (the default)
+    Auto    // Static from kStaticFrom up to kStaticProxies endpoints, Demand otherwise (the default)
   };
   /** @brief The mode the environment asks for: CKPTSIM_COMM_PROXIES=off|demand|static|auto
    *  (a switch for benchmarks and tests; the simulated run is the same in every mode). */

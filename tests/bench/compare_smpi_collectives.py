@@ -17,9 +17,9 @@ both (ckptsim's "placement": "round-robin", the same host order in smpirun's hos
 collectives cross the WAN as well as the SANs.
 
 Both replays send the same messages (those of SMPI's request log, --log=smpi_request.thres:verbose;
-tests/unit/test_mpi_collectives.cpp lists them for hand-computed cases); the times differ where the
-engines differ: ckptsim's transfers start when they are sent (eager) and no send blocks, where SMPI starts
-a transfer when its receive is posted too and blocks a sender of 64 KiB or more until delivery.
+tests/unit/test_mpi_collectives.cpp lists them for hand-computed cases), with the same semantics (a
+transfer starts once its receive is posted too, a send of 64 KiB or more ends once delivered); the
+times differ by ckptsim's protocol piggyback (8 bytes with protocol none).
 
 Prints one row per case: collective, ranks, bytes (per message of the line's counts), both
 times in ms and ckptsim's difference in percent. Not a test (smpirun takes ~0.3 s per case):
