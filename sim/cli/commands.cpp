@@ -97,6 +97,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "exit 3 (default: 1h, or 10 restart overheads; inf: never)")(
       "output,o", po::value(&opt.output), "write the statistics here (.json, or .csv for a one-row table)")(
       "trace", po::value(&opt.trace_file), "write a JSON-lines trace here (docs/TRACE.md)")(
+      "paje", po::value(&opt.paje_file), "write a Paje trace here, for ViTE or pj_dump (docs/TRACE.md, \"Paje\")")(
       "trace-level", po::value(&opt.trace_level)->default_value(1),
       "0: run events, 1: + application messages, "
       "2: + every node action")("set", po::value(&opt.overrides)->composing(),

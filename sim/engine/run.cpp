@@ -104,6 +104,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   incarnation_.assign(endpoints, 0);
   up_.assign(endpoints, true);
   runtimes_.assign(endpoints, nullptr);
+  state_.assign(endpoints, nullptr);
   rendezvous_.resize(endpoints);
   termination_.reset(num_nodes(), endpoints);
   stall_limit_ =
@@ -149,6 +150,9 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, 
   // On the wire before any SimGrid call: Mailbox::by_name and put_async yield to other actors,
   // which must not find an empty wire and end the run while this message is being sent.
   const std::uint64_t id = wire_.add(std::move(env));
+  paje_.link_start(sg4::Engine::get_clock(),
+                   raw->kind == Envelope::Kind::App ? PajeWriter::LinkKind::App : PajeWriter::LinkKind::Control,
+                   raw->src, dst, id);
   sg4::Mailbox* mb = mailbox(dst, incarnation_[dst]);
   auto comm = proxies_.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
   // A failure may have struck the sender or the receiver while put_async yielded, and its purge
@@ -160,20 +164,28 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, 
 std::unique_ptr<Envelope> Run::take(Envelope* env) {
   if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
   auto owned = wire_.take(env->wire_id);
+  if (owned) paje_.link_end(sg4::Engine::get_clock(), owned->wire_id);
   if (owned && owned->kind == Envelope::Kind::App) note_activity();
   return owned;
 }
 
 void Run::drop(std::uint64_t wire_id) {
-  if (wire_.drop(wire_id)) stats_.add("net.lost_in_transfer");
+  if (wire_.drop(wire_id)) {
+    stats_.add("net.lost_in_transfer");
+    paje_.link_end(sg4::Engine::get_clock(), wire_id);
+  }
 }
 
 void Run::purge_wire(NodeId dead) {
   // The sender may not have waited for a finished send yet (it waits for its oldest ones only), so
   // its s4u state is not enough: the kernel dates the end of every transfer that completes.
-  wire_.purge(dead, [](const sg4::CommPtr& comm) {
-    return comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0);
-  });
+  const double now = sg4::Engine::get_clock();
+  wire_.purge(
+      dead,
+      [](const sg4::CommPtr& comm) {
+        return comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0);
+      },
+      [this, now](std::uint64_t id) { paje_.link_end(now, id); });
 }
 
 void Run::set_recovering(NodeId endpoint, bool recovering) { termination_.set_recovering(endpoint, recovering); }
@@ -309,6 +321,7 @@ void Run::create_actors() {
 
 RunResult Run::simulate() {
   trace_.open(config_.options.trace_file, config_.options.trace_level);
+  open_paje();
   wall_start_ = wall_now();
   trace_.emit(0, 0, "run_start",
               {{"protocol", config_.options.protocol},
@@ -329,6 +342,7 @@ RunResult Run::simulate() {
   }
   // A run cut by an unrecoverable failure stops in the middle of a recovery: no final state to check.
   if (!end_.cut()) check_consistency(true, "at the end of the run");
+  paje_.close(sg4::Engine::get_clock());
   trace_.close();
   return collect(wall_now() - wall_start_);
 }

@@ -17,6 +17,7 @@
 #include "sim/failures/failure_process.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
+#include "sim/observe/paje.hpp"
 #include "sim/observe/trace.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -110,6 +111,9 @@ class Run {
   void set_result_digest(NodeId node, std::uint64_t digest);
   /** @brief A node's quiet status changed (application finished or service, protocol idle). */
   void set_quiet(NodeId endpoint, bool quiet);
+  /** @brief What endpoint @p e's process does now ("computing", "waiting", "blocked",
+   *  "recovering", "down", "finished": a static string): traced when it changes. */
+  void set_state(NodeId e, const char* state);
   /** @brief A node's application started or stopped computing (the watchdog's progress). */
   void set_computing(NodeId node, bool computing);
   /** @brief The application moved forward now: a message of it received, a computation step
@@ -216,6 +220,9 @@ class Run {
   std::vector<ServiceSpec> services_;
   Stats stats_;
   Trace trace_;
+  PajeWriter paje_;
+  std::vector<const char*> state_; // per endpoint: set_state's last value
+  void open_paje();                // run_paje.cpp
   ConsistencyOracle oracle_;
 
   std::vector<int> host_index_; // per process: index of its host in platform_.hosts

@@ -21,8 +21,9 @@ struct RunOptions {
   double stall_limit = -1; // the watchdog's limit (seconds, inf: off); negative: default_stall_limit
   std::string trace_file;
   int trace_level = 1;
-  std::string output; // statistics file (.json, or .csv for a table)
-  std::string network_model; // CM02, LV08, SMPI; empty: the application kind's (ApplicationKindInfo)
+  std::string paje_file;                 // a Paje trace of the run (docs/TRACE.md, "Paje")
+  std::string output;                    // statistics file (.json, or .csv for a table)
+  std::string network_model;             // CM02, LV08, SMPI; empty: the application kind's (ApplicationKindInfo)
   bool progress = false;                 // progress line on stderr
   bool quiet = false;                    // no summary on stdout
   std::vector<std::string> simgrid_args; // --cfg=... / --log=... passed to SimGrid

@@ -58,6 +58,7 @@ void Run::strike(NodeId victim, bool work_recorded) {
                              {"cluster", c},
                              {"work_lost_at_victim", death_work_[victim]}});
   up_[victim] = false;
+  set_state(victim, "down");
   nodes_down_++;
   set_app_finished(victim, false);
   set_computing(victim, false);

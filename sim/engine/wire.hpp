@@ -65,8 +65,10 @@ class BasicWireRegistry {
   }
   /** @brief Node @p dead failed: what was sent to it is gone with it (whatever it had not processed),
    *  and so is what it sent that had not reached its receiver's mailbox yet (@p transferred tells,
-   *  from an envelope's transfer, whether it ended); what reached the mailbox will be received. */
-  void purge(NodeId dead, const std::function<bool(const Transfer&)>& transferred) {
+   *  from an envelope's transfer, whether it ended); what reached the mailbox will be received.
+   *  @p purged is told the id of each envelope lost so. */
+  void purge(NodeId dead, const std::function<bool(const Transfer&)>& transferred,
+             const std::function<void(std::uint64_t)>& purged = {}) {
     for (auto it = wire_.begin(); it != wire_.end();) {
       const Envelope& e = *it->second.env;
       if (e.dst != dead && (e.src != dead || transferred(it->second.transfer))) {
@@ -74,6 +76,7 @@ class BasicWireRegistry {
         continue;
       }
       left_wire(e);
+      if (purged) purged(it->first);
       // Kept alive off the wire: a receiver may already hold its address (see take()).
       purged_.emplace(it->first, std::move(it->second));
       it = wire_.erase(it);

@@ -197,7 +197,15 @@ void NodeRuntime::update_quiet() {
   if (!service_) run_.set_computing(id_, app_.computing() && !app_.paused());
   run_.set_quiet(id_, app_finished() && agent_->idle());
   run_.set_recovering(id_, agent_->recovering());
+  if (!service_) run_.set_state(id_, process_state());
   run_.recheck_recoveries();
+}
+
+const char* NodeRuntime::process_state() const {
+  if (agent_->recovering()) return "recovering";
+  if (app_.finished()) return "finished";
+  if (app_.paused()) return "blocked"; // by its protocol: a checkpoint, a restore, a restart
+  return app_.computing() ? "computing" : "waiting";
 }
 
 void NodeRuntime::report_io() {

@@ -93,6 +93,7 @@ class NodeRuntime : public NodeContext {
   void handle_signal(const Envelope& env);
   void fire_due();
   void update_quiet();
+  const char* process_state() const; // Run::set_state's vocabulary
   void report_io();
   void cleanup();
   // node_app.cpp: the application

@@ -20,7 +20,8 @@ void Trace::close() {
 }
 
 void Trace::emit(int level, double date, const char* event, const nlohmann::ordered_json& fields) {
-  if (!enabled(level)) return;
+  if (listener_ && level <= listener_level_) listener_(date, event, fields);
+  if (out_ == nullptr || level > level_) return;
   // The date is printed with enough digits to be exact, and first, so traces sort by date.
   std::string line = fmt::format("{{\"t\":{},\"ev\":\"{}\"", nlohmann::json(date).dump(), event);
   if (fields.is_object())
