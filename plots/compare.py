@@ -98,6 +98,7 @@ def parse(argv):
     p.add_argument("table", help="the CSV of `ckptsim compare --csv FILE`")
     p.add_argument("-o", "--output", required=True, metavar="OUT", help="the figure: .png, .svg or .pdf")
     p.add_argument("--title", help="the figure's title (default: the table's file name)")
+    p.add_argument("--source", help="what the footer names as the data (default: the table's path)")
     return p.parse_args(argv)
 
 
@@ -120,7 +121,7 @@ def main(argv=None):
         panel(ax, rows, column, title, unit)
     fig.suptitle(head + ("\n" + sub if sub else ""), fontsize=10)
     has_ci = any(c + CI in columns for c, _, _ in PANELS)
-    figure_cli.save(fig, args.output, [args.table],
+    figure_cli.save(fig, args.output, [args.source or args.table],
                     "bars: 95 % confidence interval of the mean" if has_ci else "")
 
 

@@ -4,6 +4,7 @@
  * the same seed the failure process draws the same failure dates and victims for every protocol
  * (a protocol that handles one failure at a time may defer some: the table says how many). */
 #include "sim/cli/commands.hpp"
+#include "sim/cli/compare_plot.hpp"
 
 #include "sim/cli/output.hpp"
 #include "sim/config/input_error.hpp"
@@ -136,31 +137,35 @@ std::string failures_line(const ProtocolRun& p) {
 int compare_command(const std::vector<std::string>& raw_args, const std::string& program) {
   std::vector<std::string> args;
   std::string list = kDefaultProtocols;
-  std::string csv;
+  std::string csv, plot;
   for (std::size_t i = 0; i < raw_args.size(); i++) {
     const std::string& a = raw_args[i];
     if (a == "--help" || a == "-h") {
-      std::printf("usage: ckptsim compare [--protocols LIST] [--csv FILE] [ckptsim run options...]\n\n"
+      std::printf("usage: ckptsim compare [--protocols LIST] [--csv FILE] [--plot FILE] [ckptsim run options...]\n\n"
                   "Runs each protocol on the same inputs and seed, each in its own process, and prints one table.\n"
                   "  --protocols LIST  comma-separated NAME[:KEY=VALUE...] (default %s)\n"
                   "  --csv FILE        also write the table as CSV\n"
+                  "  --plot FILE       also draw it as bar charts (.png, .svg or .pdf; plots/compare.py)\n"
                   "Every other option goes to `ckptsim run` (see `ckptsim run --help`); --protocol, --param,\n"
                   "--output and --quiet are set per protocol.\n",
                   kDefaultProtocols);
       return 0;
     }
-    if ((a == "--protocols" || a == "--csv") && i + 1 >= raw_args.size())
+    if ((a == "--protocols" || a == "--csv" || a == "--plot") && i + 1 >= raw_args.size())
       throw InputError("command line", a, "expects a value");
     if (a == "--protocols")
       list = raw_args[++i];
     else if (a == "--csv")
       csv = raw_args[++i];
+    else if (a == "--plot")
+      plot = raw_args[++i];
     else if (a == "--protocol" || a == "--param" || a == "--output" || a == "-o")
       throw InputError("command line", a, "set per protocol by compare: use --protocols NAME:KEY=VALUE");
     else
       args.push_back(a);
   }
   auto runs = parse_protocols(list);
+  if (!plot.empty()) check_plot_output(plot);
 
   const auto dir = std::filesystem::temp_directory_path() / fmt::format("ckptsim-compare-{}", getpid());
   std::filesystem::create_directories(dir);
@@ -207,15 +212,19 @@ int compare_command(const std::vector<std::string>& raw_args, const std::string&
       "log max = logged messages held at once (entries, MB); failures/def = failures struck / deferred (one at\n"
       "a time); rolled back/f = processes rolled back per failure (mean).\n");
 
-  if (!csv.empty()) {
-    std::string text;
-    auto csv_line = [&](const std::vector<std::string>& cells) {
-      for (std::size_t c = 0; c < cells.size(); c++) text += (c ? "," : "") + cells[c];
-      text += "\n";
-    };
-    csv_line(header);
-    for (const auto& r : rows) csv_line(r);
-    write_file_atomically(csv, text);
+  std::string text;
+  auto csv_line = [&](const std::vector<std::string>& cells) {
+    for (std::size_t c = 0; c < cells.size(); c++) text += (c ? "," : "") + cells[c];
+    text += "\n";
+  };
+  csv_line(header);
+  for (const auto& r : rows) csv_line(r);
+  if (!csv.empty()) write_file_atomically(csv, text);
+  if (!plot.empty()) {
+    std::string given;
+    for (const auto& a : raw_args) given += " " + a;
+    const int drawn = draw_comparison(text, plot, "ckptsim compare: " + list, "ckptsim compare" + given);
+    if (drawn != 0) return std::max(worst, drawn == 2 ? 2 : 1);
   }
   return worst;
 }

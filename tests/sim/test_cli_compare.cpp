@@ -98,3 +98,20 @@ TEST(CliCompare, UnknownProtocolOrBadInputIsAnInputError) {
   auto param = run_compare("--protocols none:oops");
   EXPECT_EQ(param.status, 2) << param.out;
 }
+
+TEST(CliCompare, PlotDrawsTheTableAsAnImage) {
+  // The default scenario, shortened: both protocols' rows drawn by plots/compare.py into a PNG.
+  const std::string png = temp_path("compare_plot.png");
+  auto r = run_compare("--protocols none,coordinated --seed 3 --set topology/clusters/0/nodes=3 "
+                       "--set topology/clusters/1/nodes=3 --set application/total_time=1h --plot " +
+                       png);
+  ASSERT_EQ(r.status, 0) << r.out;
+  const std::string image = slurp(png);
+  ASSERT_GT(image.size(), 10000u) << "an empty or tiny image";
+  EXPECT_EQ(image.substr(1, 3), "PNG");
+  // A format matplotlib is not asked for: refused before any run.
+  auto bad = run_compare("--protocols none --plot " + temp_path("compare_plot.gif"));
+  EXPECT_EQ(bad.status, 2) << bad.out;
+  EXPECT_NE(bad.out.find("--plot"), std::string::npos) << bad.out;
+  EXPECT_EQ(bad.out.find("makespan"), std::string::npos) << "it ran the protocols: " << bad.out;
+}

@@ -1,0 +1,62 @@
+#include "sim/cli/compare_plot.hpp"
+
+#include "sim/cli/output.hpp"
+#include "sim/config/input_error.hpp"
+
+#include <ckptsim_paths.hpp> // generated: CKPTSIM_PLOTS_DIR
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace ckptsim::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+std::string plots_dir() {
+  const char* env = std::getenv("CKPTSIM_PLOTS");
+  return env && *env ? env : CKPTSIM_PLOTS_DIR;
+}
+
+std::string quoted(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+} // namespace
+
+void check_plot_output(const std::string& out) {
+  const std::string ext = fs::path(out).extension().string();
+  if (ext != ".png" && ext != ".svg" && ext != ".pdf")
+    throw InputError("command line", "--plot", fmt::format("\"{}\": expected a .png, .svg or .pdf file", out));
+  const fs::path parent = fs::path(out).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent))
+    throw InputError("command line", "--plot", fmt::format("\"{}\": no folder {}", out, parent.string()));
+}
+
+int draw_comparison(const std::string& csv_text, const std::string& out, const std::string& title,
+                    const std::string& source) {
+  const std::string script = (fs::path(plots_dir()) / "compare.py").string();
+  if (!fs::exists(script)) {
+    std::fprintf(stderr, "compare --plot: %s not found (set CKPTSIM_PLOTS to the folder of compare.py)\n",
+                 script.c_str());
+    return 1;
+  }
+  const fs::path csv = fs::temp_directory_path() / fmt::format("ckptsim-compare-{}.csv", getpid());
+  write_file_atomically(csv.string(), csv_text);
+  const int status = std::system(fmt::format("/usr/bin/python3 {} {} -o {} --title {} --source {}", quoted(script),
+                                             quoted(csv.string()), quoted(out), quoted(title), quoted(source))
+                                     .c_str());
+  fs::remove(csv);
+  if (status == 0) return 0;
+  std::fprintf(stderr, "compare --plot: drawing %s failed (plots/compare.py, /usr/bin/python3 with matplotlib)\n",
+               out.c_str());
+  return WIFEXITED(status) && WEXITSTATUS(status) != 0 ? WEXITSTATUS(status) : 1;
+}
+
+} // namespace ckptsim::cli

@@ -1,0 +1,20 @@
+/* `ckptsim compare --plot OUT`: the comparison table drawn as bar charts by plots/compare.py
+ * (Debian's matplotlib, run with /usr/bin/python3), from the CSV that --csv writes. */
+#pragma once
+
+#include <string>
+
+namespace ckptsim::cli {
+
+/** @brief Checks @p out before any run: an image file matplotlib writes (.png, .svg, .pdf) in a
+ *  folder that exists (InputError otherwise). */
+void check_plot_output(const std::string& out);
+
+/** @brief Draws the table @p csv_text into @p out, titled @p title, its footer naming @p source
+ *  as the data; returns 0, or the script's failure status after it said why on stderr. The script
+ *  is plots/compare.py of the source tree the binary was built from, or of the folder the
+ *  environment variable CKPTSIM_PLOTS names. */
+int draw_comparison(const std::string& csv_text, const std::string& out, const std::string& title,
+                    const std::string& source);
+
+} // namespace ckptsim::cli
