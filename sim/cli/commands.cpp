@@ -1,5 +1,7 @@
 #include "sim/cli/commands.hpp"
 
+#include <ckptsim_paths.hpp> // generated: CKPTSIM_PLOTS_DIR
+
 #include "sim/cli/default_scenario.hpp"
 #include "sim/cli/listing.hpp"
 
@@ -76,6 +78,27 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
 
 } // namespace
 
+namespace {
+std::string shell_word(const std::string& w) {
+  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") ==
+                        std::string::npos)
+    return w;
+  std::string q = "'";
+  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+/** @brief The summary's last lines: the two commands that trace this very run and draw it. */
+void print_how_to_see(const std::string& program, const std::vector<std::string>& raw_args) {
+  std::string again = shell_word(program) + " run";
+  for (const auto& a : raw_args) again += " " + shell_word(a);
+  std::printf("\n  See this run: trace it, then draw its space-time diagram (docs/TRACE.md):\n"
+              "    %s --trace run.jsonl\n"
+              "    /usr/bin/python3 %s run.jsonl -o run.png\n",
+              again.c_str(), shell_word(std::string(CKPTSIM_PLOTS_DIR) + "/spacetime.py").c_str());
+}
+} // namespace
+
 int run_command(const std::vector<std::string>& raw_args, const std::string& program) {
   std::vector<std::string> args = raw_args;
   auto sg_args = take_simgrid_args(args);
@@ -90,7 +113,8 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   d.add_options()("help,h", "this help")("protocol", po::value(&opt.protocol)->default_value("hc3i"),
                                          "protocol (see `ckptsim protocols`)")(
       "param", po::value(&params)->composing(), "protocol parameter KEY=VALUE (repeatable)")(
-      "seed", po::value(&opt.seed)->default_value(1), "random seed (failures, application draws)")(
+      "seed", po::value(&opt.seed)->default_value(2),
+      "random seed (failures, application draws); the default, 2, gives the default scenario three failures")(
       "end", po::value(&end), "stop the simulation at this date (e.g. 24h)")(
       "stall-limit", po::value(&stall),
       "end a run that cannot progress (every process finished, or no application progress) after this long, "
@@ -147,6 +171,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   RunResult result = run.simulate();
   if (!opt.output.empty()) write_results(opt.output, result.document);
   if (!opt.quiet) std::fputs(result.summary.c_str(), stdout);
+  if (!opt.quiet && opt.trace_file.empty()) print_how_to_see(program, raw_args);
   if (result.violations > 0) {
     std::fprintf(stderr, "ckptsim: %zu consistency violation(s): a protocol or engine bug (see above)\n",
                  result.violations);
