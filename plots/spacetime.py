@@ -115,14 +115,20 @@ def not_drawn(run, with_controls):
 
 
 def time_axis(ax, t0, t1):
-    if t1 - t0 > 3 * 3600:
-        step = next(h for h in (0.5, 1, 2, 3, 6, 12, 24, 48, 96, 1e9) if (t1 - t0) / (h * 3600) <= 14)
+    span = t1 - t0
+    if span > 3 * 3600:
+        step = next(h for h in (0.5, 1, 2, 3, 6, 12, 24, 48, 96, 1e9) if span / (h * 3600) <= 14)
         ax.xaxis.set_major_locator(MultipleLocator(step * 3600))
         ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: "%g" % round(x / 3600, 3)))
         ax.set_xlabel("simulated time (h)")
+    elif span < 0.1 and abs(t0) > 10 * span:  # a zoom far from 0: milliseconds after a round date
+        base = next(round(t0, k) for k in range(12) if abs(t0 - round(t0, k)) <= span)
+        ax.xaxis.set_major_formatter(FuncFormatter(lambda x, _: "%g" % round((x - base) * 1e3, 6)))
+        ax.set_xlabel("simulated time (ms after %s s)" % ("%.12g" % base))
     else:
+        ax.ticklabel_format(axis="x", useOffset=False)
         ax.set_xlabel("simulated time (s)")
-    ax.set_xlim(t0 - 0.01 * (t1 - t0), t1 + 0.01 * (t1 - t0))  # room for the marks at the ends
+    ax.set_xlim(t0 - 0.01 * span, t1 + 0.01 * span)  # room for the marks at the ends
 
 
 def notes(ax, run, t0, t1):
@@ -177,7 +183,8 @@ def main(argv=None):
         footnotes.append("clusters %s: first node guessed (the trace does not pin it; give --topology)" %
                          ", ".join(layout.names[c] for c in layout.guessed))
     if not run.counts.get("app_pause"):
-        footnotes.append("'blocked' and 'recovering' derived from the protocol's rules (the trace has no app_pause events)")
+        footnotes.append("'blocked' and 'recovering' derived from the protocol's rules "
+                         "(the trace has no app_pause events)")
     if aggregate:
         n_clusters = len({layout.cluster[n] for n in nodes})
         axes_height = 0.9 * n_clusters + 0.5 + 1.7
@@ -195,7 +202,7 @@ def main(argv=None):
         fig = plt.figure(figsize=(13, axes_height))
         ax = fig.add_subplot(1, 1, 1)
         ctrl = controls(events, args.control) if args.control is not None else None
-        legend, more = spacetime_exact.draw(ax, run, states, lanes, t0, t1, {"controls": ctrl})
+        legend, more = spacetime_exact.draw(ax, run, states, lanes, t0, t1, ctrl)
         ax.set_yticks([lanes.y[n] for n in nodes])
         ax.set_yticklabels([layout.label(n) for n in nodes], fontsize=8)
         ax.set_ylim(lanes.bottom + 0.8, -0.8)

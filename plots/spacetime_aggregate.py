@@ -91,13 +91,15 @@ def _checkpoints(ax, run, y, nodes, t0, t1, legend):
         if c not in y:
             continue
         ok = status == "committed"
-        ax.plot([t], [y[c] + HALF + 0.08], ls="none", marker=st.CKPT_MARKER[kind], ms=6, mfc=st.CKPT_FACE[kind] if ok else "none",
-                mec="black" if ok else "#444444", mew=0.7 if ok else 1.3, zorder=7, clip_on=False)
+        ax.plot([t], [y[c] + HALF + 0.08], ls="none", marker=st.CKPT_MARKER[kind], ms=6,
+                mfc=st.CKPT_FACE[kind] if ok else "none", mec="black" if ok else "#444444", mew=0.7 if ok else 1.3,
+                zorder=7, clip_on=False)
         kinds.add(kind)
         aborted |= not ok
     for c, ts in ticks.items():
         ax.plot(ts, [y[c] + HALF + 0.06] * len(ts), ls="none", marker="|", ms=5, color="#0b2e59", alpha=0.35, zorder=6)
-        legend.setdefault("ticks", st.handle("a process' checkpoint (committed)", ls="none", marker="|", color="#0b2e59"))
+        legend.setdefault("ticks", st.handle("a process' checkpoint (committed)", ls="none", marker="|",
+                                             color="#0b2e59"))
     for h in st.ckpt_handles(kinds, aborted):
         legend.setdefault("ckpt " + h.get_label(), h)
 
@@ -126,11 +128,12 @@ def _failures_and_rollbacks(ax, run, y, nodes, t0, t1, legend):
                 to = min(per_cluster[c])
                 ax.add_patch(Rectangle((to, y[c] - HALF), t_last - to, 2 * HALF, facecolor="none", edgecolor=st.LOST,
                                        hatch="////", lw=0, zorder=4))
-                ax.annotate("%d" % len(per_cluster[c]), (t_last, y[c] + HALF * 0.5), xytext=(3, 0), textcoords="offset points",
-                            fontsize=7, color=colour, zorder=11)
+                ax.annotate("%d" % len(per_cluster[c]), (t_last, y[c] + HALF * 0.5), xytext=(3, 0),
+                            textcoords="offset points", fontsize=7, color=colour, zorder=11)
             pts.append((y[c], min(per_cluster[c]) if c in per_cluster else t_last, c in per_cluster))
         ax.plot([x for _, x, _ in pts], [yy for yy, _, _ in pts], color=colour, lw=1.8, zorder=8)
-        ax.plot([x for _, x, r in pts if r], [yy for yy, _, r in pts if r], ls="none", marker="o", ms=5, color=colour, zorder=8)
+        ax.plot([x for _, x, r in pts if r], [yy for yy, _, r in pts if r], ls="none", marker="o", ms=5, color=colour,
+                zorder=8)
         ax.plot([x for _, x, r in pts if not r], [yy for yy, _, r in pts if not r], ls="none", marker="o", ms=5,
                 mfc="white", color=colour, zorder=8)
         legend.setdefault("line", st.handle("recovery line per failure: oldest state restored in the cluster "

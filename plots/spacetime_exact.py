@@ -34,22 +34,21 @@ def visible(a, b, t0, t1):
     return b >= t0 and a <= t1
 
 
-def draw(ax, run, states, lanes, t0, t1, options):
-    """Draws into ax; returns (legend handles, footnotes)."""
+def draw(ax, run, states, lanes, t0, t1, controls=None):
+    """Draws into ax (controls: the protocol messages to draw too, or None); returns (legend
+    handles, footnotes)."""
     legend = collections.OrderedDict()
-    notes = []
-    span = t1 - t0
-    _lanes_and_states(ax, run, states, lanes, t0, t1, legend)
+    _lanes_and_states(ax, states, lanes, t0, t1, legend)
     _rollbacks(ax, run, lanes, t0, t1, legend)
     _checkpoints(ax, run, lanes, t0, t1, legend)
-    notes += _messages(ax, run, lanes, t0, t1, span, legend)
-    if options.get("controls") is not None:
-        notes += _controls(ax, options["controls"], lanes, t0, t1, legend)
+    notes = _messages(ax, run, lanes, t0, t1, legend)
+    if controls is not None:
+        notes += _controls(ax, controls, lanes, t0, t1, legend)
     _failures_and_marks(ax, run, lanes, t0, t1, legend)
     return legend, notes
 
 
-def _lanes_and_states(ax, run, states, lanes, t0, t1, legend):
+def _lanes_and_states(ax, states, lanes, t0, t1, legend):
     for n, y in lanes.y.items():
         ax.plot([t0, t1], [y, y], color="#bbbbbb", lw=0.6, zorder=1)
         for a, b, s in states.get(n, ()):
@@ -69,14 +68,14 @@ def _rollbacks(ax, run, lanes, t0, t1, legend):
     for t, n, kind, _ in run.failures:
         if kind == "failure":
             fails[n].append(t)
-    for t, n, to, lost, _ in run.rollbacks:
+    for t, n, to, _, _ in run.rollbacks:
         if n not in lanes.y or not visible(to, t, t0, t1):
             continue
         y = lanes.y[n]
         end = min([f for f in fails[n] if to <= f <= t] or [t])  # the victim's undone work ends at its failure
         if end > to:
-            ax.add_patch(Rectangle((to, y - BAND / 2), end - to, BAND, facecolor="none", edgecolor=st.LOST, hatch="////",
-                                   lw=0, zorder=4))
+            ax.add_patch(Rectangle((to, y - BAND / 2), end - to, BAND, facecolor="none", edgecolor=st.LOST,
+                                   hatch="////", lw=0, zorder=4))
             legend.setdefault("lost", Rectangle((0, 0), 1, 1, facecolor="none", edgecolor=st.LOST, hatch="////", lw=0,
                                                 label="undone by a rollback"))
         ax.plot([t], [y], marker="<", color=st.ROLLBACK, ms=7, zorder=9, ls="none")
@@ -87,10 +86,10 @@ def _rollbacks(ax, run, lanes, t0, t1, legend):
             continue
         colour = st.recovery_colour(i)
         ax.plot([x for _, x, _ in pts], [y for y, _, _ in pts], color=colour, lw=2.2, alpha=0.8, zorder=6.5)
-        ax.plot([x for _, x, r in pts if not r], [y for y, _, r in pts if not r], ls="none", marker="o", ms=6, mfc="white",
-                color=colour, zorder=6.6)
-        legend.setdefault("line %s" % group, st.handle("recovery line, failure %s: states restored (o: kept its state)" % group,
-                                                       color=colour, lw=2.2))
+        ax.plot([x for _, x, r in pts if not r], [y for y, _, r in pts if not r], ls="none", marker="o", ms=6,
+                mfc="white", color=colour, zorder=6.6)
+        name = "recovery line, failure %s: states restored (o: kept its state)" % group
+        legend.setdefault("line %s" % group, st.handle(name, color=colour, lw=2.2))
 
 
 def _checkpoints(ax, run, lanes, t0, t1, legend):
@@ -122,8 +121,8 @@ def _arrow(ax, a, b, colour, ls="-", lw=1.0, style="-|>", zorder=6):
                                  shrinkA=0, shrinkB=0))
 
 
-def _messages(ax, run, lanes, t0, t1, span, legend):
-    lay, outside, labels = run.layout, 0, []
+def _messages(ax, run, lanes, t0, t1, legend):
+    lay, outside, labels, span = run.layout, 0, [], t1 - t0
     for m in run.msgs:
         end = m.t_deliver if m.t_deliver is not None else m.t_recv
         if not visible(m.t_send, end if end is not None else m.t_send, t0, t1):
@@ -137,13 +136,14 @@ def _messages(ax, run, lanes, t0, t1, span, legend):
             b = (m.t_recv, yd) if m.t_recv is not None else (m.t_send + 0.02 * span, ys + 0.4 * (1 if yd > ys else -1))
             _arrow(ax, (m.t_send, ys), b, st.MSG_DROPPED, ls=":", style="-")
             ax.plot([b[0]], [b[1]], marker="x", color=st.MSG_DROPPED, ms=6, zorder=6, ls="none")
-            legend.setdefault("dropped", st.handle("message never delivered (lost, orphan, duplicate)", color=st.MSG_DROPPED,
-                                                   ls=":", marker="x"))
+            legend.setdefault("dropped", st.handle("message never delivered (lost, orphan, duplicate)",
+                                                   color=st.MSG_DROPPED, ls=":", marker="x"))
             continue
         if m.forced:
             colour, key, name = st.MSG_FORCED, "forced", "message that forced a checkpoint before its delivery"
         elif m.replayed or m.replay_delivery:
-            colour, key, name = st.MSG_REPLAYED, "replayed", "replayed message"
+            colour, key = st.MSG_REPLAYED, "replayed"
+            name = "replayed message (re-sent from a log, or a replayed delivery)"
         elif inter:
             colour, key, name = st.MSG_INTER, "inter", "inter-cluster message"
         else:
@@ -151,13 +151,14 @@ def _messages(ax, run, lanes, t0, t1, span, legend):
         ls = "-"
         if m.replayed or m.replay_delivery:
             ls = "--"
-            legend.setdefault("msg dashed", st.handle("dashed: re-sent from a log (replay) / replayed delivery",
-                                                      color="black", ls="--"))
+            if key != "replayed":  # its colour says something else: the dashes say replayed
+                legend.setdefault("msg dashed", st.handle("dashed: replayed too", color="black", ls="--"))
         elif m.resent:
             ls = "-."
             legend.setdefault("msg resent", st.handle("dash-dot: sent again by a re-execution", color="black", ls="-."))
         _arrow(ax, (m.t_send, ys), (m.t_deliver, yd), colour, ls=ls, lw=1.4 if key == "forced" else 1.0)
-        legend.setdefault("msg " + key, st.handle(name, color=colour, ls=ls, marker=">", ms=5))
+        legend.setdefault("msg " + key, st.handle(name, color=colour, ls="--" if key == "replayed" else "-", marker=">",
+                                                  ms=5))
         if m.logged:
             ax.plot([m.t_send], [ys], ls="none", marker="o", ms=5, mfc="white", mec=colour, zorder=7)
             legend.setdefault("msg logged", st.handle("logged at its sender (acknowledged)", ls="none", marker="o",
@@ -184,8 +185,8 @@ def _controls(ax, controls, lanes, t0, t1, legend):
         drawn.append((tr, lanes.y[dst], kind))
     types = sorted({k for _, _, k in drawn})
     if drawn:
-        legend["ctrl"] = st.handle("protocol control message (%s)" % ", ".join(types[:4] + (["..."] if len(types) > 4 else [])),
-                                   color=st.CTRL, ls=":", marker=">", ms=5)
+        names = ", ".join(types[:4] + (["..."] if len(types) > 4 else []))
+        legend["ctrl"] = st.handle("protocol control message (%s)" % names, color=st.CTRL, ls=":", marker=">", ms=5)
     if 1 < len(types) and len(drawn) <= MANY_LABELS // 2:  # one type: the legend names it
         for x, y, text in drawn:
             ax.annotate(text, (x, y), xytext=(2, -9), textcoords="offset points", fontsize=6, color=st.CTRL, zorder=10)
@@ -193,7 +194,8 @@ def _controls(ax, controls, lanes, t0, t1, legend):
 
 
 def _failures_and_marks(ax, run, lanes, t0, t1, legend):
-    look = {"failure": ("X", 13, st.FAILURE, "failure"), "deferred": ("x", 9, "#e69138", "failure deferred (overlap policy)"),
+    look = {"failure": ("X", 13, st.FAILURE, "failure"),
+            "deferred": ("x", 9, "#e69138", "failure deferred (overlap policy)"),
             "ignored": ("x", 7, "#999999", "failure of a node already down (ignored)")}
     for t, n, kind, _ in run.failures:
         if n in lanes.y and t0 <= t <= t1:

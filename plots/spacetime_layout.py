@@ -28,7 +28,8 @@ class Layout:
         self.num_nodes = nodes
         self.source = source
         self.guessed = sorted(guessed)  # clusters whose first node is a guess
-        self.sizes = [(self.firsts[c + 1] if c + 1 < len(firsts) else nodes) - self.firsts[c] for c in range(len(firsts))]
+        ends = self.firsts[1:] + [nodes]
+        self.sizes = [end - first for first, end in zip(self.firsts, ends)]
         self.cluster = []
         for c, size in enumerate(self.sizes):
             self.cluster += [c] * size

@@ -12,8 +12,9 @@ protocol writes and the rules of docs/MODEL.md, by HOLDS below:
 - recovering: what holds a live process during a recovery: coordinated, independent and none
   stop every process from the failure notice (level 2; else `failure_detected`) to the victim's
   return (`node_back`, else `restart_complete`), HC3I only the failed cluster's; CCK from
-  `cck_stop` to `cck_caught_up`; a rolled-back msglog process until `msglog_recovered`; a
-  restored taskgraph substitute from `tg_restored` to `tg_recovered`.
+  `cck_stop` (the restarted process: `restart_complete`) to `cck_caught_up`; a rolled-back msglog
+  process until `msglog_recovered`; a restored taskgraph substitute from `tg_restored` to
+  `tg_recovered`.
 """
 import collections
 
@@ -122,7 +123,8 @@ def _recovery_holds(run, events, node_events, who, out):
                 end = node_back.get((n, f), back.get(f, t_end))
                 if end > start:
                     out[n].append((start, end, "recovering"))
-    pairs = (("cck_stop", "cck_caught_up"), ("rollback", "msglog_recovered"), ("tg_restored", "tg_recovered"))
+    pairs = (("cck_stop", "cck_caught_up"), ("restart_complete", "cck_caught_up"), ("rollback", "msglog_recovered"),
+             ("tg_restored", "tg_recovered"))
     for n, ne in node_events.items():
         for first, last in pairs:
             if not ne[last]:

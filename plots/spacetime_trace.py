@@ -24,8 +24,9 @@ def read_events(path):
                     e = json.loads(line)
                 except ValueError as x:
                     raise TraceError("%s:%d: not a JSON line (%s)" % (path, i, x))
-                if not isinstance(e, dict) or not isinstance(e.get("t"), (int, float)) or not isinstance(e.get("ev"), str):
-                    raise TraceError("%s:%d: not a trace event (an object with a number \"t\" and a string \"ev\")" % (path, i))
+                if not (isinstance(e, dict) and isinstance(e.get("t"), (int, float)) and isinstance(e.get("ev"), str)):
+                    raise TraceError("%s:%d: not a trace event (an object with a number \"t\" and a string \"ev\")" %
+                                     (path, i))
                 events.append(e)
     except UnicodeDecodeError:
         raise TraceError("%s: not a text file (JSON lines expected)" % path)
@@ -93,11 +94,11 @@ class Run:
         replay_next = set()  # msglog: the node's next delivery replays a logged determinant
         sent = set()
 
-        def transfer(mid, dst, received_first=True):
+        def transfer(mid, dst):
             cands = [m for m in pending.get(mid, ()) if m.dst == dst]
             got = [m for m in cands if m.t_recv is not None]
             # The one that arrived; else the latest send (an older one was lost or undone).
-            return (got[0] if got and received_first else cands[-1]) if cands else None
+            return (got[0] if got else cands[-1]) if cands else None
 
         def last_sent(mid, dst):
             for m in reversed(self.msgs):
@@ -173,7 +174,8 @@ class Run:
         for e in events:
             ev = e["ev"]
             if ev == "ckpt_save" and e.get("node", self.nodes) < self.nodes:
-                c = Ckpt(e["node"], e["t"], e["number"], "forced" if forced_begin.get((e["node"], e["number"])) else "unforced")
+                forced = forced_begin.get((e["node"], e["number"]))
+                c = Ckpt(e["node"], e["t"], e["number"], "forced" if forced else "unforced")
                 saves[(c.node, c.number)].append(c)
                 self.ckpts.append(c)
             elif ev == "ckpt_begin" and e.get("forced"):
@@ -183,7 +185,8 @@ class Run:
                 self._unit_ckpt(e)
                 for n in self.members(e):
                     # The newest save of that number not settled yet (numbers come again after a rollback).
-                    c = next((c for c in reversed(saves.get((n, e["number"]), ())) if c.t <= e["t"] and c.t_end is None), None)
+                    candidates = reversed(saves.get((n, e["number"]), ()))
+                    c = next((c for c in candidates if c.t <= e["t"] and c.t_end is None), None)
                     if c is None:
                         continue
                     c.t_end = e["t"]
@@ -232,7 +235,10 @@ class Run:
                     self.marks.append((t, n, "replay_cut", None))
             elif ev == "rollback":
                 m = RE_FAILURE.search(e.get("reason", ""))
-                group = int(m.group(1)) if m else orphan_cause.pop(n, None) or (open_failures[-1] if open_failures else last_failure)
+                if m:
+                    group = int(m.group(1))
+                else:  # the orphan's cause, else the recovery under way, else the last failure
+                    group = orphan_cause.pop(n, None) or (open_failures[-1] if open_failures else last_failure)
                 self.rollbacks.append((t, n, e["to_date"], e.get("lost", 0.0), group))
             elif ev == "process_moved":
                 self.marks.append((t, n, "moved", "on %s" % e.get("to")))
