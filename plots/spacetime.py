@@ -164,11 +164,15 @@ def main(argv=None):
         events = spacetime_trace.read_events(args.trace)
         layout = spacetime_layout.build(events, args.topology)
         nodes = select(layout, args.nodes, args.clusters)
+        run = spacetime_trace.Run(events, layout)
+        states = spacetime_states.intervals(run, events)
     except TraceError as e:
         print("spacetime: %s" % e, file=sys.stderr)
         return 2
-    run = spacetime_trace.Run(events, layout)
-    states = spacetime_states.intervals(run, events)
+    except (KeyError, TypeError, ValueError, IndexError) as e:  # an event without a field docs/TRACE.md gives it
+        print("spacetime: %s: an event lacks a field the diagram needs, or has one of the wrong type (%s: %s)" %
+              (args.trace, type(e).__name__, e), file=sys.stderr)
+        return 2
     t0 = args.t0 if args.t0 is not None else 0.0
     t1 = args.t1 if args.t1 is not None else run.t_end
     if t1 <= t0:
@@ -182,9 +186,9 @@ def main(argv=None):
     if layout.guessed:
         footnotes.append("clusters %s: first node guessed (the trace does not pin it; give --topology)" %
                          ", ".join(layout.names[c] for c in layout.guessed))
-    if not run.counts.get("app_pause"):
-        footnotes.append("'blocked' and 'recovering' derived from the protocol's rules "
-                         "(the trace has no app_pause events)")
+    if not run.counts.get("state"):
+        footnotes.append("blocked and recovering: derived from the protocol's rules (a level-2 trace's state events "
+                         "give them exactly)")
     if aggregate:
         n_clusters = len({layout.cluster[n] for n in nodes})
         axes_height = 0.9 * n_clusters + 0.5 + 1.7

@@ -23,7 +23,7 @@ def inputs(folder, topology="topology.json", application="application.json", tim
             "--timers", os.path.join(folder, timers)]
 
 
-# name -> (ckptsim run arguments, trace level, [(figure, spacetime.py arguments)])
+# name -> (ckptsim run arguments, trace level (2: the engine's state events), [(figure, spacetime.py arguments)])
 EXAMPLES = {
     "hc3i-figure4": (
         ["--protocol", "hc3i"] + inputs("workloads/hc3i/figure4"), 2,
@@ -35,16 +35,15 @@ EXAMPLES = {
            "HC3I report, figure 4, the alerts (41 s, within a millisecond): cluster2's alert makes cluster3 roll back, "
            "whose alert makes cluster1 roll back and re-send m4"])]),
     "cck-failure-example": (
-        ["--protocol", "cck"] + inputs("workloads/cck", "topology-1d.json", "application-1d.json", "timers-1d.json"), 1,
+        ["--protocol", "cck"] + inputs("workloads/cck", "topology-1d.json", "application-1d.json", "timers-1d.json"), 2,
         [("spacetime_cck_run.png",
           ["--title", "CCK (workloads/cck, failure-example.txt): a wave every 2 s (processes stop between tasks), "
            "c0-2 fails at 4.5 s: a partial restart"]),
          ("spacetime_cck_restart.png",
-          ["--from", "4.498", "--to", "4.523", "--title", "CCK (workloads/cck, failure-example.txt), the restart: "
-           "c0-2 fails at 4.5 s and reloads wave 2; the others stop, c0-3 re-executes one task and replays its "
-           "message to c0-2"])]),
+          ["--from", "4.498", "--to", "4.523", "--title", "CCK (workloads/cck), the restart: c0-2 fails at 4.5 s and "
+           "reloads wave 2; the others stop; c0-3 re-executes one task, its message to c0-2"])]),
     "independent-domino": (
-        ["--protocol", "independent"] + inputs("workloads/independent/domino"), 1,
+        ["--protocol", "independent"] + inputs("workloads/independent/domino"), 2,
         [("spacetime_domino.png",
           ["--to", "30", "--title", "Independent checkpointing, the domino effect (workloads/independent/domino): "
            "B = p-1 fails at 24 s, both go back to their initial states"])]),
@@ -54,7 +53,7 @@ EXAMPLES = {
           ["--control", "ROLLBACK_NOTICE", "--title", "msglog optimistic (workloads/msglog/optimistic-cascade): p-1 "
            "fails at 1.5 s, its lost determinant makes p-2, p-3 then p-0 orphans"])]),
     "default-seed2": (
-        ["--seed", "2"], 1,
+        ["--seed", "2"], 2,
         [("spacetime_default_aggregated.png",
           ["--title", "The default scenario (2 x 100 nodes, HC3I, 10 h), seed 2: aggregated view"])]),
 }

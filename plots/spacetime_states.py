@@ -1,12 +1,14 @@
 """What each process is doing over time, for plots/spacetime.py: intervals (start, end, state) per
 process, state one of STATES (later ones are drawn over earlier ones).
 
-Down (failure -> restart), restarting (restart -> restart_complete) and finished (app_finished ->
-the process' next rollback) are in every trace. When the protocol holds the application is not:
-a trace with `app_pause` / `app_resume` events (node) gives it exactly (a pause during a
-checkpoint is "checkpoint", any other "recovering"); otherwise it is derived from the events each
-protocol writes and the rules of docs/MODEL.md, by HOLDS below:
-- blocked in a checkpoint: ckpt_begin (the process', or for HC3I its cluster leader's) -> the
+A level-2 trace has the engine's own `state` events (docs/TRACE.md: computing, waiting, blocked,
+recovering, down, finished, when a process' state changes): the bands are those, with restarting
+(restart -> restart_complete) drawn over them. A level-1 trace does not say when the protocol holds
+the application; the bands are then derived from the events each protocol writes and the rules
+of docs/MODEL.md, by HOLDS below:
+- computing from the start to `app_finished` (and again after a later rollback); down from a
+  failure to the restart, restarting from the restart to `restart_complete`;
+- blocked (in a checkpoint): ckpt_begin (the process', or for HC3I its cluster leader's) -> the
   commit or abort of that checkpoint, for the protocols that stop the application then
   (msglog and taskgraph copy the state and go on);
 - recovering: what holds a live process during a recovery: coordinated, independent and none
@@ -19,9 +21,13 @@ protocol writes and the rules of docs/MODEL.md, by HOLDS below:
 import collections
 
 from spacetime_style import STATES
+from spacetime_trace import TraceError
 
 USED = {"app_finished", "restart", "restart_complete", "failure_detected", "failure_notice", "node_back",
-        "cck_stop", "cck_caught_up", "msglog_recovered", "tg_restored", "tg_recovered", "app_pause", "app_resume"}
+        "cck_stop", "cck_caught_up", "msglog_recovered", "tg_restored", "tg_recovered", "state"}
+# the engine's `state` values -> bands (finished: none)
+ENGINE_STATES = {"computing": "run", "waiting": "waiting", "blocked": "blocked", "recovering": "recovering",
+                 "down": "down", "finished": None}
 
 # protocol -> (stops the application during a checkpoint, who a failure stops until the victim is back)
 HOLDS = {
@@ -44,7 +50,7 @@ def _first_after(dates, t, default):
 
 
 def intervals(run, events):
-    """{node: [(start, end, state)]}: 'run' bands cut by 'done' (finished) periods, then the others."""
+    """{node: [(start, end, state)]} in drawing order (by state rank: down is drawn over everything)."""
     n_nodes, t_end = run.nodes, run.t_end
     out = collections.defaultdict(list)
     node_events = collections.defaultdict(lambda: collections.defaultdict(list))  # node -> kind -> dates
@@ -52,10 +58,41 @@ def intervals(run, events):
         n = e.get("node")
         if isinstance(n, int) and n < n_nodes:
             node_events[n][e["ev"]].append(e["t"])
+    if run.counts.get("state"):
+        _engine_states(run, events, out)
+    else:
+        _derived(run, events, node_events, out)
     for n in range(n_nodes):
         ne = node_events[n]
-        rollbacks = ne["rollback"]
-        done = [(t, _first_after(rollbacks, t, t_end)) for t in ne["app_finished"]]
+        for t in ne["restart"]:
+            out[n].append((t, _first_after(ne["restart_complete"], t, t_end), "restarting"))
+    for n in out:
+        out[n].sort(key=lambda i: (STATES.index(i[2]), i[0]))
+    return out
+
+
+def _engine_states(run, events, out):
+    current = {}  # node -> (since, band)
+    for e in events:
+        if e["ev"] != "state" or e.get("node", run.nodes) >= run.nodes:
+            continue
+        n = e["node"]
+        if n in current and current[n][1]:
+            out[n].append((current[n][0], e["t"], current[n][1]))
+        if e.get("state") not in ENGINE_STATES:
+            raise TraceError("a state event at %g s has an unknown state %r (docs/TRACE.md lists them)" %
+                             (e["t"], e.get("state")))
+        current[n] = (e["t"], ENGINE_STATES[e["state"]])
+    for n, (since, band) in current.items():
+        if band:
+            out[n].append((since, run.t_end, band))
+
+
+def _derived(run, events, node_events, out):
+    t_end = run.t_end
+    for n in range(run.nodes):
+        ne = node_events[n]
+        done = [(t, _first_after(ne["rollback"], t, t_end)) for t in ne["app_finished"]]
         cursor = 0.0
         for a, b in sorted(done):
             if a > cursor:
@@ -65,18 +102,11 @@ def intervals(run, events):
             out[n].append((cursor, t_end, "run"))
         for t in ne["failure"]:
             out[n].append((t, _first_after(ne["restart"], t, t_end), "down"))
-        for t in ne["restart"]:
-            out[n].append((t, _first_after(ne["restart_complete"], t, t_end), "restarting"))
-    if any(e["ev"] == "app_pause" for e in events):
-        _pauses(run, events, node_events, out)
-    else:
-        stops_in_ckpt, who = HOLDS.get(run.protocol, (True, "all"))
-        if stops_in_ckpt:
-            _checkpoint_holds(run, events, out)
-        _recovery_holds(run, events, node_events, who, out)
-    for n in out:  # drawing order: by state rank, so that down is drawn over everything
-        out[n].sort(key=lambda i: (STATES.index(i[2]), i[0]))
-    return out
+    stops_in_ckpt, who = HOLDS.get(run.protocol, (True, "all"))
+    if stops_in_ckpt:
+        for n, b, e in _checkpoint_windows(run, events):
+            out[n].append((b, e, "blocked"))
+    _recovery_holds(run, events, node_events, who, out)
 
 
 def _checkpoint_windows(run, events):
@@ -97,11 +127,6 @@ def _checkpoint_windows(run, events):
             for key in [k for k in begun if k[0] == e["node"]]:  # the checkpoint under way is abandoned
                 windows.append((e["node"], begun.pop(key), e["t"]))
     return windows
-
-
-def _checkpoint_holds(run, events, out):
-    for n, b, e in _checkpoint_windows(run, events):
-        out[n].append((b, e, "ckpt"))
 
 
 def _recovery_holds(run, events, node_events, who, out):
@@ -131,14 +156,3 @@ def _recovery_holds(run, events, node_events, who, out):
                 continue
             for t in ne[first]:
                 out[n].append((t, _first_after(ne[last], t, t_end), "recovering"))
-
-
-def _pauses(run, events, node_events, out):
-    windows = collections.defaultdict(list)
-    for n, b, e in _checkpoint_windows(run, events):
-        windows[n].append((b, e))
-    for n, ne in node_events.items():
-        for t in ne["app_pause"]:
-            end = _first_after(ne["app_resume"], t, run.t_end)
-            in_ckpt = any(b <= t <= e for b, e in windows[n])
-            out[n].append((t, end, "ckpt" if in_ckpt else "recovering"))

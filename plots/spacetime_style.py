@@ -2,17 +2,19 @@
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 
-STATES = ("run", "ckpt", "recovering", "restarting", "down")  # drawn in this order
+STATES = ("run", "waiting", "blocked", "recovering", "restarting", "down")  # drawn in this order
 STATE_COLOURS = {
-    "run": "#d9ead3",  # computing (or waiting for a message)
-    "ckpt": "#f6b26b",  # stopped by the protocol for a checkpoint
-    "recovering": "#9fc5e8",  # held or replaying during a recovery
+    "run": "#d9ead3",  # computing
+    "waiting": "#eeeeee",  # waiting for a message (level-2 traces only)
+    "blocked": "#f6b26b",  # paused by its protocol: a checkpoint (a restore)
+    "recovering": "#9fc5e8",  # taking part in a recovery: held, replaying
     "restarting": "#8e7cc3",  # restarted: loading its state, paying the restart overhead
     "down": "#666666",  # failed, until its restart
 }
 STATE_NAMES = {
     "run": "computing",
-    "ckpt": "blocked in a checkpoint",
+    "waiting": "waiting for a message",
+    "blocked": "blocked by the protocol (checkpoint, restore)",
     "recovering": "recovering (held / replaying)",
     "restarting": "restarting (load + overhead)",
     "down": "down (failure -> restart)",

@@ -15,6 +15,7 @@ ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 SCRIPT = os.path.join(ROOT, "plots", "spacetime.py")
 TRACES = os.path.join(ROOT, "results", "traces")
 sys.path.insert(0, os.path.join(ROOT, "plots"))
+import spacetime_aggregate  # noqa: E402
 import spacetime_layout  # noqa: E402
 import spacetime_states  # noqa: E402
 import spacetime_trace  # noqa: E402
@@ -62,9 +63,11 @@ def images(outdir):
     image_case(outdir, "cck-failure-example.jsonl", "cck-window-subset.png",
                ["--from", "4.498", "--to", "4.523", "--nodes", "c0-1,2-3"],
                ["exact view of 3 processes, 4.498 s to 4.523 s",
-                "not drawn: cck_plan 5, cck_restart 1, ckpt_load 1, rollback_order 1 (8 events)"])
+                "not drawn: ctrl_receive 173, ctrl_send 173, app_point 55, cck_plan 5, timer 5, cck_restart 1, "
+                "ckpt_load 1, rollback_order 1 (414 events)"])
     image_case(outdir, "independent-domino.jsonl", "domino.pdf", ["--to", "30s", "--clusters", "p"],
-               ["exact view of 2 processes, 0 s to 30 s", "not drawn: recovery_line 1 (1 events)"])
+               ["exact view of 2 processes, 0 s to 30 s",
+                "not drawn: ctrl_receive 18, ctrl_send 18, timer 14, recovery_line 1 (51 events)"])
     image_case(outdir, "msglog-optimistic-cascade.jsonl", "cascade-aggregated.png", ["--aggregate", "--from", "1"],
                ["aggregated view of 4 processes, 1 s to"])
 
@@ -80,7 +83,11 @@ def bad_input(outdir):
         "--clusters: no cluster 'q'": (good, ["--clusters", "q"]),
         "empty window": (good, ["--from", "20", "--to", "10"]),
         "the output must end in .png, .svg, .pdf": (good, ["-o", os.path.join(outdir, "bad.gif")]),
+        "no-field.jsonl: an event lacks a field": ("no-field.jsonl", []),
     }
+    with open(os.path.join(outdir, "no-field.jsonl"), "w") as f:
+        f.write('{"t":0.0,"ev":"run_start","protocol":"none","seed":1,"nodes":1,"clusters":1}\n'
+                '{"t":1.0,"ev":"app_send","node":0}\n')
     with open(os.path.join(outdir, "not-json.jsonl"), "w") as f:
         f.write('{"t":0.0,"ev":"run_start","protocol":"none","seed":1,"nodes":1,"clusters":1}\nnot json\n')
     with open(os.path.join(outdir, "no-start.jsonl"), "w") as f:
@@ -95,24 +102,34 @@ def bad_input(outdir):
 
 
 def every_kind_drawn(outdir):
-    """A trace whose every event kind is drawn says so; app_pause / app_resume, when a trace has them,
-    give the held intervals instead of the protocol's rules."""
-    trace = os.path.join(outdir, "paused.jsonl")
+    """A trace whose every event kind is drawn says so; the engine's state events (level 2) give the
+    bands: here node 1 computes, waits, is blocked, computes and is finished."""
+    trace = os.path.join(outdir, "states.jsonl")
     with open(trace, "w") as f:
         f.write('{"t":0.0,"ev":"run_start","protocol":"none","seed":1,"nodes":2,"clusters":1}\n'
+                '{"t":0.0,"ev":"state","node":0,"state":"computing"}\n'
+                '{"t":0.0,"ev":"state","node":1,"state":"computing"}\n'
                 '{"t":1.0,"ev":"app_send","node":0,"msg":"0#0","src":0,"dst":1,"size":1024.0}\n'
+                '{"t":1.0,"ev":"state","node":1,"state":"waiting"}\n'
                 '{"t":1.5,"ev":"app_deliver","node":1,"msg":"0#0","src":0,"dst":1,"size":1024.0}\n'
-                '{"t":2.0,"ev":"app_pause","node":1}\n'
-                '{"t":3.0,"ev":"app_resume","node":1}\n'
+                '{"t":2.0,"ev":"state","node":1,"state":"blocked"}\n'
+                '{"t":3.0,"ev":"state","node":1,"state":"computing"}\n'
                 '{"t":4.0,"ev":"app_finished","node":0,"work":4.0}\n'
-                '{"t":4.0,"ev":"app_finished","node":1,"work":3.0}\n'
+                '{"t":4.0,"ev":"state","node":0,"state":"finished"}\n'
+                '{"t":3.5,"ev":"app_finished","node":1,"work":3.0}\n'
+                '{"t":3.5,"ev":"state","node":1,"state":"finished"}\n'
                 '{"t":4.0,"ev":"run_end","makespan":4.0}\n')
-    status, err = draw(trace, os.path.join(outdir, "paused.svg"))
+    status, err = draw(trace, os.path.join(outdir, "states.svg"))
     check(status == 0 and "every event kind of the trace is drawn" in err, "all kinds drawn: %d %r" % (status, err))
     events = spacetime_trace.read_events(trace)
     run = spacetime_trace.Run(events, spacetime_layout.build(events))
     states = spacetime_states.intervals(run, events)
-    check((2.0, 3.0, "recovering") in states[1], "app_pause -> app_resume is a held interval: %s" % states[1])
+    check(sorted(states[1]) == [(0.0, 1.0, "run"), (1.0, 2.0, "waiting"), (2.0, 3.0, "blocked"), (3.0, 3.5, "run")],
+          "node 1's bands from its state events: %s" % states[1])
+    with open(trace, "a") as f:
+        f.write('{"t":4.0,"ev":"state","node":1,"state":"dancing"}\n')
+    status, err = draw(trace, os.path.join(outdir, "states.svg"))
+    check(status == 2 and "unknown state 'dancing'" in err, "an unknown state: exit 2 (%d %r)" % (status, err))
 
 
 def model():
@@ -144,6 +161,15 @@ def model():
     held = [(round(a), round(b)) for a, b, s in states[3] if s == "recovering"]
     check(held == [(36, 41)], "cluster2-1 held from the failure notice to cluster2-0's return: %s" % held)
     check(not [s for s in states[0] if s[2] == "recovering"], "HC3I holds only the failed cluster")
+    # Without the state events (a level-1 trace) the bands derived from HC3I's rules are the
+    # engine's: the leaders' exactly, the members' within the 11 us a CLC message takes.
+    level1 = [e for e in events if e["ev"] != "state"]
+    derived = spacetime_states.intervals(spacetime_trace.Run(level1, layout), level1)
+    for n in range(layout.num_nodes):
+        engine, guess = spacetime_aggregate.flatten(states[n]), spacetime_aggregate.flatten(derived[n])
+        same = len(engine) == len(guess) and all(
+            s == g and abs(a - c) <= 2e-5 and abs(b - d) <= 2e-5 for (a, b, s), (c, d, g) in zip(engine, guess))
+        check(same, "node %d: derived bands %s, the engine's %s" % (n, guess, engine))
 
 
 def main():
