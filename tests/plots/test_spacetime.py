@@ -1,0 +1,189 @@
+#!/usr/bin/python3
+"""plots/spacetime.py on the small traces committed under results/traces/: every view and option
+draws a non-empty image (PNG, SVG, PDF), the report of event kinds not drawn has the traces' exact
+counts, bad input exits with status 2 and writes nothing, and what the diagram is drawn from (the
+matched messages, the recovery line, the layout, the states) is what the worked examples' inputs
+say.
+
+    /usr/bin/python3 tests/plots/test_spacetime.py OUTDIR     # images go to OUTDIR (ctest: the build folder)
+"""
+import os
+import subprocess
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+SCRIPT = os.path.join(ROOT, "plots", "spacetime.py")
+TRACES = os.path.join(ROOT, "results", "traces")
+sys.path.insert(0, os.path.join(ROOT, "plots"))
+import spacetime_aggregate  # noqa: E402
+import spacetime_layout  # noqa: E402
+import spacetime_states  # noqa: E402
+import spacetime_trace  # noqa: E402
+
+MAGIC = {".png": b"\x89PNG\r\n\x1a\n", ".svg": b"<?xml", ".pdf": b"%PDF"}
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL: " + what)
+
+
+def draw(trace, out, *options):
+    """Runs the script; returns (exit status, stderr)."""
+    if os.path.exists(out):
+        os.remove(out)
+    p = subprocess.run([sys.executable, SCRIPT, trace, "-o", out] + list(options), capture_output=True, text=True)
+    return p.returncode, p.stderr
+
+
+def image_case(outdir, trace, name, options, expect_stderr):
+    out = os.path.join(outdir, name)
+    status, err = draw(os.path.join(TRACES, trace), out, *options)
+    check(status == 0, "%s: exit status %d (%s)" % (name, status, err.strip()))
+    with open(out, "rb") if os.path.exists(out) else open(os.devnull, "rb") as f:
+        head = f.read(16)
+    size = os.path.getsize(out) if os.path.exists(out) else 0
+    check(size > 5000, "%s: %d bytes: missing or empty" % (name, size))
+    check(head.startswith(MAGIC[os.path.splitext(name)[1]]), "%s: not a %s file" % (name, os.path.splitext(name)[1]))
+    for text in expect_stderr:
+        check(text in err, "%s: stderr lacks %r:\n%s" % (name, text, err))
+    return err
+
+
+def images(outdir):
+    image_case(outdir, "hc3i-figure4.jsonl", "figure4.png", ["--control", "ALERT"],
+               ["exact view of 6 processes, 0 s to 75.9999 s",
+                "not drawn: log_search 12, timer 7, alert 6, ckpt_replicate 5, alert_sent 3, cluster_rollback 3, "
+                "ckpt_load 1 (37 events)"])
+    err = image_case(outdir, "hc3i-figure4.jsonl", "figure4-aggregated.svg", ["--aggregate"],
+                     ["aggregated view of 6 processes", "ctrl_receive 109, ctrl_send 109"])
+    check("ALERT" not in err, "without --control, control messages are reported, not drawn")
+    image_case(outdir, "cck-failure-example.jsonl", "cck-window-subset.png",
+               ["--from", "4.498", "--to", "4.523", "--nodes", "c0-1,2-3"],
+               ["exact view of 3 processes, 4.498 s to 4.523 s",
+                "not drawn: ctrl_receive 173, ctrl_send 173, app_point 55, cck_plan 5, timer 5, cck_restart 1, "
+                "ckpt_load 1, rollback_order 1 (414 events)"])
+    image_case(outdir, "independent-domino.jsonl", "domino.pdf", ["--to", "30s", "--clusters", "p"],
+               ["exact view of 2 processes, 0 s to 30 s",
+                "not drawn: ctrl_receive 18, ctrl_send 18, timer 14, recovery_line 1 (51 events)"])
+    image_case(outdir, "msglog-optimistic-cascade.jsonl", "cascade-aggregated.png", ["--aggregate", "--from", "1"],
+               ["aggregated view of 4 processes, 1 s to"])
+
+
+def bad_input(outdir):
+    out = os.path.join(outdir, "bad.png")
+    good = os.path.join(TRACES, "independent-domino.jsonl")
+    cases = {
+        "missing.jsonl: no such file": (os.path.join(outdir, "missing.jsonl"), []),
+        "not-json.jsonl:2: not a JSON line": ("not-json.jsonl", []),
+        "no-start.jsonl: the first event is not run_start": ("no-start.jsonl", []),
+        "--nodes: no node 'p-7'": (good, ["--nodes", "p-7"]),
+        "--clusters: no cluster 'q'": (good, ["--clusters", "q"]),
+        "empty window": (good, ["--from", "20", "--to", "10"]),
+        "the output must end in .png, .svg, .pdf": (good, ["-o", os.path.join(outdir, "bad.gif")]),
+        "no-field.jsonl: an event lacks a field": ("no-field.jsonl", []),
+    }
+    with open(os.path.join(outdir, "no-field.jsonl"), "w") as f:
+        f.write('{"t":0.0,"ev":"run_start","protocol":"none","seed":1,"nodes":1,"clusters":1}\n'
+                '{"t":1.0,"ev":"app_send","node":0}\n')
+    with open(os.path.join(outdir, "not-json.jsonl"), "w") as f:
+        f.write('{"t":0.0,"ev":"run_start","protocol":"none","seed":1,"nodes":1,"clusters":1}\nnot json\n')
+    with open(os.path.join(outdir, "no-start.jsonl"), "w") as f:
+        f.write('{"t":0.0,"ev":"failure","node":0}\n')
+    for text, (trace, options) in cases.items():
+        if not os.path.isabs(trace):
+            trace = os.path.join(outdir, trace)
+        status, err = draw(trace, out, *options)
+        check(status == 2, "bad input %r: exit status %d, not 2" % (text, status))
+        check(text in err, "bad input %r: stderr is %r" % (text, err))
+        check(not os.path.exists(out), "bad input %r: an image was written" % text)
+
+
+def every_kind_drawn(outdir):
+    """A trace whose every event kind is drawn says so; the engine's state events (level 2) give the
+    bands: here node 1 computes, waits, is blocked, computes and is finished."""
+    trace = os.path.join(outdir, "states.jsonl")
+    with open(trace, "w") as f:
+        f.write('{"t":0.0,"ev":"run_start","protocol":"none","seed":1,"nodes":2,"clusters":1}\n'
+                '{"t":0.0,"ev":"state","node":0,"state":"computing"}\n'
+                '{"t":0.0,"ev":"state","node":1,"state":"computing"}\n'
+                '{"t":1.0,"ev":"app_send","node":0,"msg":"0#0","src":0,"dst":1,"size":1024.0}\n'
+                '{"t":1.0,"ev":"state","node":1,"state":"waiting"}\n'
+                '{"t":1.5,"ev":"app_deliver","node":1,"msg":"0#0","src":0,"dst":1,"size":1024.0}\n'
+                '{"t":2.0,"ev":"state","node":1,"state":"blocked"}\n'
+                '{"t":3.0,"ev":"state","node":1,"state":"computing"}\n'
+                '{"t":4.0,"ev":"app_finished","node":0,"work":4.0}\n'
+                '{"t":4.0,"ev":"state","node":0,"state":"finished"}\n'
+                '{"t":3.5,"ev":"app_finished","node":1,"work":3.0}\n'
+                '{"t":3.5,"ev":"state","node":1,"state":"finished"}\n'
+                '{"t":4.0,"ev":"run_end","makespan":4.0}\n')
+    status, err = draw(trace, os.path.join(outdir, "states.svg"))
+    check(status == 0 and "every event kind of the trace is drawn" in err, "all kinds drawn: %d %r" % (status, err))
+    events = spacetime_trace.read_events(trace)
+    run = spacetime_trace.Run(events, spacetime_layout.build(events))
+    states = spacetime_states.intervals(run, events)
+    check(sorted(states[1]) == [(0.0, 1.0, "run"), (1.0, 2.0, "waiting"), (2.0, 3.0, "blocked"), (3.0, 3.5, "run")],
+          "node 1's bands from its state events: %s" % states[1])
+    with open(trace, "a") as f:
+        f.write('{"t":4.0,"ev":"state","node":1,"state":"dancing"}\n')
+    status, err = draw(trace, os.path.join(outdir, "states.svg"))
+    check(status == 2 and "unknown state 'dancing'" in err, "an unknown state: exit 2 (%d %r)" % (status, err))
+
+
+def model():
+    """What the figure 4 diagram is drawn from, against workloads/hc3i/figure4/application.json."""
+    events = spacetime_trace.read_events(os.path.join(TRACES, "hc3i-figure4.jsonl"))
+    layout = spacetime_layout.build(events)
+    check(layout.names == ["cluster1", "cluster2", "cluster3"] and layout.firsts == [0, 2, 4] and not layout.guessed,
+          "figure 4 layout from the events: %s %s guessed %s" % (layout.names, layout.firsts, layout.guessed))
+    check(layout.hosts == ["cluster1-0", "cluster1-1", "cluster2-0", "cluster2-1", "cluster3-0", "cluster3-1"],
+          "figure 4 host names: %s" % layout.hosts)
+    run = spacetime_trace.Run(events, layout)
+    # 7 sends (m1 to m5, m3 and m5 again after the rollbacks) and m4 re-sent from cluster1-1's log.
+    check(len(run.msgs) == 8 and all(m.t_deliver is not None for m in run.msgs), "8 transfers, all delivered")
+    check(sorted(m.label for m in run.msgs if m.forced) == ["m1", "m3", "m3", "m4", "m4", "m5", "m5"],
+          "forced: m1, m3 and m5 twice (original and re-execution), m4 twice (original and replay)")
+    check([m.label for m in run.msgs if m.replayed] == ["m4"], "replayed: m4")
+    check(sorted(m.label for m in run.msgs if m.resent) == ["m3", "m5"], "re-executed sends: m3, m5")
+    lines = run.recovery_lines()
+    line, _ = lines[1]
+    # Clusters roll back to CLC 3: cluster1's (30 s, forced by m5), cluster2's (25 s), cluster3's (26 s, forced by m3).
+    got = {n: round(t) for n, t in line.items()}
+    check(list(lines) == [1] and got == {0: 30, 1: 30, 2: 25, 3: 25, 4: 26, 5: 26}, "recovery line: %s" % got)
+    kinds = sorted((c.node, c.number, c.kind, c.status) for c in run.ckpts if c.node == 4 and c.t < 35)
+    check(kinds == [(4, 1, "initial", "committed"), (4, 2, "unforced", "committed"), (4, 3, "forced", "committed"),
+                    (4, 4, "forced", "committed")], "cluster3's CLCs before the failure: %s" % kinds)
+    states = spacetime_states.intervals(run, events)
+    down = [(round(a), round(b)) for a, b, s in states[2] if s == "down"]
+    check(down == [(35, 40)], "cluster2-0 down from its failure to its restart: %s" % down)
+    held = [(round(a), round(b)) for a, b, s in states[3] if s == "recovering"]
+    check(held == [(36, 41)], "cluster2-1 held from the failure notice to cluster2-0's return: %s" % held)
+    check(not [s for s in states[0] if s[2] == "recovering"], "HC3I holds only the failed cluster")
+    # Without the state events (a level-1 trace) the bands derived from HC3I's rules are the
+    # engine's: the leaders' exactly, the members' within the 11 us a CLC message takes.
+    level1 = [e for e in events if e["ev"] != "state"]
+    derived = spacetime_states.intervals(spacetime_trace.Run(level1, layout), level1)
+    for n in range(layout.num_nodes):
+        engine, guess = spacetime_aggregate.flatten(states[n]), spacetime_aggregate.flatten(derived[n])
+        same = len(engine) == len(guess) and all(
+            s == g and abs(a - c) <= 2e-5 and abs(b - d) <= 2e-5 for (a, b, s), (c, d, g) in zip(engine, guess))
+        check(same, "node %d: derived bands %s, the engine's %s" % (n, guess, engine))
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    outdir = sys.argv[1]
+    os.makedirs(outdir, exist_ok=True)
+    images(outdir)
+    bad_input(outdir)
+    every_kind_drawn(outdir)
+    model()
+    print("%d failures" % len(failures) if failures else "test_spacetime: all checks passed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
