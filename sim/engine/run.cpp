@@ -323,11 +323,26 @@ RunResult Run::simulate() {
   trace_.open(config_.options.trace_file, config_.options.trace_level);
   open_paje();
   wall_start_ = wall_now();
-  trace_.emit(0, 0, "run_start",
-              {{"protocol", config_.options.protocol},
-               {"seed", config_.options.seed},
-               {"nodes", num_nodes()},
-               {"clusters", platform_.layout.num_clusters()}});
+  if (trace_.enabled(0)) {
+    // Who is where, so that a reader draws the federation without the input files.
+    std::vector<std::string> names, hosts, services;
+    std::vector<int> sizes;
+    for (ClusterId c = 0; c < platform_.layout.num_clusters(); c++) {
+      names.push_back(platform_.layout.cluster(c).name);
+      sizes.push_back(platform_.layout.cluster(c).size);
+    }
+    for (NodeId n = 0; n < num_nodes(); n++) hosts.push_back(platform_.layout.host_name(n));
+    for (const auto& s : services_) services.push_back(s.name);
+    trace_.emit(0, 0, "run_start",
+                {{"protocol", config_.options.protocol},
+                 {"seed", config_.options.seed},
+                 {"nodes", num_nodes()},
+                 {"clusters", platform_.layout.num_clusters()},
+                 {"cluster_names", names},
+                 {"cluster_sizes", sizes},
+                 {"hosts", hosts},
+                 {"services", services}});
+  }
   create_actors();
   engine_->run();
   if (config_.options.progress) std::fputs("\n", stderr);

@@ -99,6 +99,13 @@ TEST(Paje, FailuresRollbacksAndLostMessagesAreAllThere) {
             counter(r, "app.sent") + counter(r, "app.resent") + counter(r, "ctrl.total") -
                 counter(r, "net.lost_to_down") - counter(r, "net.lost_from_down"));
   EXPECT_EQ(d.counts.at("Container Node"), 8 + 1); // the coordinator
+  // The JSON trace's run_start says who is where (its readers draw without the input files).
+  const auto start = trace_events(c.options.trace_file, "run_start").at(0);
+  EXPECT_EQ(start["cluster_names"], json::array({"c0", "c1"}));
+  EXPECT_EQ(start["cluster_sizes"], json::array({4, 4}));
+  EXPECT_EQ(start["hosts"].size(), 8u);
+  EXPECT_EQ(start["hosts"][5], "c1-1");
+  EXPECT_EQ(start["services"], json::array({"coordinator"}));
 }
 
 TEST(Paje, AnUnwritableFileIsAnInputError) {
