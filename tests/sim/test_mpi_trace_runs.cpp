@@ -108,6 +108,24 @@ TEST(MpiTraceRuns, AHeldMessageDoesNotHoldBackAnotherTag) {
   EXPECT_NEAR(mpi_hand_timed("mt_tags.ti", tags, "rendezvous"), 1 + 2 * mpi_transfer(1000), 1e-9);
 }
 
+TEST(MpiTraceRuns, Hc3iAndMsglogRefuseRendezvousSends) {
+  // Their rules expect a sender's messages to a node in production order, which rendezvous sends
+  // do not keep (a later message of another tag may leave first): an input error, not a hang.
+  for (const std::string protocol : {"hc3i", "msglog"}) {
+    RunConfig c = make_config(small_topology(2, 8, INFINITY), mpi_application(kMpiDir + "/traces/cg/cg.ti"));
+    c.options.protocol = protocol;
+    auto r = run_in_child(c);
+    EXPECT_EQ(r.exit_status, 2) << protocol;
+    EXPECT_NE(r.error.find("/sends"), std::string::npos) << r.error;
+    EXPECT_NE(r.error.find("set \"sends\": \"eager\" for " + protocol), std::string::npos) << r.error;
+    c = make_config(small_topology(2, 8, INFINITY),
+                    mpi_application(kMpiDir + "/traces/cg/cg.ti", {{"sends", "eager"}}));
+    c.options.protocol = protocol;
+    auto ok = run_in_child(c);
+    EXPECT_EQ(ok.exit_status, 0) << protocol << ": " << ok.error;
+  }
+}
+
 TEST(MpiTraceRuns, ABadTraceIsAnInputErrorBeforeAnythingIsWritten) {
   // From the command line, in another folder: exit 2, the trace's file and line, no output file.
   const std::string trace = temp_path("mt_cli_bad.ti");
@@ -184,10 +202,13 @@ TEST_P(MpiTraceThroughFailures, HundredFailingRunsKeepTheStateConsistentAndTheRe
     return trace == "large" ? CKPTSIM_SOURCE_DIR "/tests/data/mpi/large.ti"
                             : kMpiDir + "/traces/" + trace + "/" + trace + ".ti";
   };
+  // hc3i and msglog expect a sender's messages in production order: they refuse rendezvous sends
+  // (MpiTraceRuns.Hc3iAndMsglogRefuseRendezvousSends) and run the traces with eager ones.
+  json app_extra{{"compute_scale", 5000}, {"placement", "round-robin"}};
+  if (protocol == "hc3i" || protocol == "msglog") app_extra["sends"] = "eager";
   std::map<std::string, json> failure_free;
   for (const std::string& trace : traces) {
-    RunConfig c = make_config(small_topology(2, 8, INFINITY),
-                              mpi_application(path(trace), {{"compute_scale", 5000}, {"placement", "round-robin"}}));
+    RunConfig c = make_config(small_topology(2, 8, INFINITY), mpi_application(path(trace), app_extra));
     auto r = run_in_child(c);
     ASSERT_EQ(r.exit_status, 0) << r.error;
     failure_free[trace] = r.document["results"]["result_checksum"];
@@ -198,9 +219,8 @@ TEST_P(MpiTraceThroughFailures, HundredFailingRunsKeepTheStateConsistentAndTheRe
     const std::string& trace = traces[static_cast<std::size_t>(seed) % traces.size()];
     json topo = small_topology(2, 8, 5.0);
     for (auto& cl : topo["clusters"]) cl["checkpoint_size"] = "1MB";
-    RunConfig c =
-        make_config(topo, mpi_application(path(trace), {{"compute_scale", 5000}, {"placement", "round-robin"}}),
-                    {{"default", {{"checkpoint_period", 2}, {"gc_period", 6}}}});
+    RunConfig c = make_config(topo, mpi_application(path(trace), app_extra),
+                              {{"default", {{"checkpoint_period", 2}, {"gc_period", 6}}}});
     c.options.protocol = protocol;
     c.options.params = mine[static_cast<std::size_t>(seed) % mine.size()];
     c.options.seed = static_cast<std::uint64_t>(seed);

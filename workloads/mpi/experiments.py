@@ -80,7 +80,7 @@ def application(trace):
     """The application document of a trace; its trace path is relative to the repository root,
     where the application files are read from (the runs start there)."""
     return {"kind": "mpi-trace", "trace": rel(os.path.join(HERE, "traces", trace, trace + ".ti")),
-            "compute_scale": SCALES[trace]}
+            "compute_scale": SCALES[trace], "sends": "eager"}
 
 
 def write_applications(folder):
