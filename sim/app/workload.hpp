@@ -38,7 +38,8 @@ class AppState {
   // Sends the process may wait for (AppMessage::awaited) whose transfer has not ended yet (held
   // or under way); the workload adds them when it produces them. A restore keeps only the held
   // ones: the restored process counts the others as ended (their transfer belongs to a past that
-  // the protocol's recovery accounts for, and its end would never be seen again).
+  // the protocol's recovery accounts for), and the node forgets the ends of the transfers then
+  // under way (Outbox::forget_awaited: an old end must not complete a send held again).
   std::vector<std::uint64_t> unfinished;
   Rng rng;
 };

@@ -49,10 +49,13 @@ void NodeRuntime::release_held() {
   // A paused application sends nothing (its protocol may be taking its checkpoint): it releases
   // what it holds when it resumes, and awaits its receivers again then.
   if (service_ || !app_.holding() || app_.paused() || dead()) return;
+  // Awaited first: releasing makes SimGrid calls, during which a receiver may post one of the
+  // messages still held; registered already, the holder gets its wake-up (else it would wait for
+  // its next own event). A pair no longer held is dropped by the receiver's next check.
+  for (const auto& m : app_.state()->held) run_.await_post(m.dst, id_);
   std::vector<AppMessage> ready;
   app_.take_releasable([this](const AppMessage& m) { return run_.receive_posted(m); }, ready);
   for (const auto& m : ready) release(m);
-  for (const auto& m : app_.state()->held) run_.await_post(m.dst, id_);
   if (!ready.empty() && app_.finished()) { // its last held messages were its last actions
     sync_finished();
     agent_->on_app_finished(*this);
@@ -109,6 +112,7 @@ Snapshot NodeRuntime::initial_snapshot() {
 
 void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
   if (service_) return;
+  outbox_.forget_awaited(); // the restored process waits for none of the transfers under way
   const double lost = app_.restore(s.app, now());
   Stats& st = run_.stats();
   st.add("rollbacks");

@@ -28,7 +28,10 @@ void Outbox::add_waited(std::vector<sg4::CommPtr>& waited, std::size_t max) {
   const std::size_t n = std::min(sends_.size(), max);
   for (std::size_t i = 0; i < n; i++) waited_.push_back(i);
   // An awaited send further back is waited for too: its end moves the application on.
-  for (std::size_t i = n, left = awaited_; i < sends_.size() && left > 0; i++)
+  std::size_t left = awaited_; // those beyond the oldest n, so that the scan stops at the last one
+  for (std::size_t i = 0; i < n; i++)
+    if (sends_[i].awaited != kNotAwaited) left--;
+  for (std::size_t i = n; i < sends_.size() && left > 0; i++)
     if (sends_[i].awaited != kNotAwaited) {
       waited_.push_back(i);
       left--;
@@ -56,6 +59,11 @@ void Outbox::drop_failed(std::vector<std::uint64_t>& awaited_lost) {
     }
     return true;
   });
+}
+
+void Outbox::forget_awaited() {
+  for (auto& s : sends_) s.awaited = kNotAwaited;
+  awaited_ = 0;
 }
 
 void Outbox::cancel_all() {

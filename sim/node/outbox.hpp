@@ -35,6 +35,9 @@ class Outbox {
   /** @brief A peer died during transfers: the sends whose comm failed are lost; the awaited
    *  messages among them are appended to @p awaited_lost. */
   void drop_failed(std::vector<std::uint64_t>& awaited_lost);
+  /** @brief The process was restored: the transfers under way end for nobody (their seqs may be
+   *  those of sends the restored process holds again). */
+  void forget_awaited();
   /** @brief The node's actor ends: what it had under way is cancelled. */
   void cancel_all();
 
