@@ -76,18 +76,6 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
   return params;
 }
 
-} // namespace
-
-namespace {
-std::string shell_word(const std::string& w) {
-  if (!w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") ==
-                        std::string::npos)
-    return w;
-  std::string q = "'";
-  for (char c : w) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
 /** @brief The summary's last lines: the two commands that trace this very run and draw it. */
 void print_how_to_see(const std::string& program, const std::vector<std::string>& raw_args) {
   std::string again = shell_word(program) + " run";

@@ -23,11 +23,6 @@ std::string plots_dir() {
   return env && *env ? env : CKPTSIM_PLOTS_DIR;
 }
 
-std::string quoted(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
 } // namespace
 
 void check_plot_output(const std::string& out) {
@@ -49,9 +44,10 @@ int draw_comparison(const std::string& csv_text, const std::string& out, const s
   }
   const fs::path csv = fs::temp_directory_path() / fmt::format("ckptsim-compare-{}.csv", getpid());
   write_file_atomically(csv.string(), csv_text);
-  const int status = std::system(fmt::format("/usr/bin/python3 {} {} -o {} --title {} --source {}", quoted(script),
-                                             quoted(csv.string()), quoted(out), quoted(title), quoted(source))
-                                     .c_str());
+  const int status =
+      std::system(fmt::format("/usr/bin/python3 {} {} -o {} --title {} --source {}", shell_word(script),
+                              shell_word(csv.string()), shell_word(out), shell_word(title), shell_word(source))
+                      .c_str());
   fs::remove(csv);
   if (status == 0) return 0;
   std::fprintf(stderr, "compare --plot: drawing %s failed (plots/compare.py, /usr/bin/python3 with matplotlib)\n",

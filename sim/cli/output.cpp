@@ -77,4 +77,14 @@ void write_results(const std::string& path, const nlohmann::ordered_json& doc) {
   }
 }
 
+std::string shell_word(const std::string& word) {
+  if (!word.empty() &&
+      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") ==
+          std::string::npos)
+    return word;
+  std::string q = "'";
+  for (char c : word) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
 } // namespace ckptsim

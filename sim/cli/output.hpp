@@ -14,6 +14,9 @@ std::vector<std::pair<std::string, std::string>> flatten_results(const nlohmann:
 /** @brief Writes @p content to @p path atomically (InputError if the folder is not writable). */
 void write_file_atomically(const std::string& path, const std::string& content);
 
+/** @brief @p word as one word of a POSIX shell command line (quoted when it needs to be). */
+std::string shell_word(const std::string& word);
+
 /** @brief Writes the results as JSON, or as CSV when @p path ends in ".csv". */
 void write_results(const std::string& path, const nlohmann::ordered_json& doc);
 
