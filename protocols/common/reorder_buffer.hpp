@@ -1,7 +1,8 @@
 /* Per-sender buffers of the application messages that arrived before their turn. Protocols whose
  * receivers deliver each channel in the order of an index its sender gives every message, and
  * drop the copies that re-sends and replays bring twice (independent, msglog), file each arrival
- * here with the channel's next index to deliver, then take the messages in order. The next
+ * here with the channel's next index to deliver, then take the messages in order (msglog: in
+ * their turn, which with rendezvous sends may skip indices; see IndexSet). The next
  * index itself is the protocol's state (it is checkpointed with it); a message is always filed at
  * or above it, so nothing below it is ever held. */
 #pragma once
@@ -43,6 +44,22 @@ class ReorderBuffer {
     s->second.erase(it);
     if (s->second.empty()) held_.erase(s);
     return item;
+  }
+
+  /** @brief Removes and returns @p src's message of lowest index for which @p ready(index, item)
+   *  holds, if any. */
+  template <class Ready>
+  std::optional<Item> take_first(NodeId src, Ready ready) {
+    auto s = held_.find(src);
+    if (s == held_.end()) return std::nullopt;
+    for (auto it = s->second.begin(); it != s->second.end(); ++it) {
+      if (!ready(it->first, it->second)) continue;
+      std::optional<Item> item(std::move(it->second));
+      s->second.erase(it);
+      if (s->second.empty()) held_.erase(s);
+      return item;
+    }
+    return std::nullopt;
   }
 
   /** @brief Drops @p src's messages for which @p gone(item) holds; how many. */

@@ -4,7 +4,6 @@
  * rollback alerts propagated to the recovery line, centralized garbage collection. Storage
  * "buddy" by default. One fault at a time (the report's assumption): overlapping failures are
  * deferred unless the topology says otherwise. */
-#include "protocols/common/production_order.hpp"
 #include "protocols/hc3i/node.hpp"
 #include "sim/config/input_error.hpp"
 
@@ -67,8 +66,6 @@ void Module::summarize(const Stats& st, std::string& out) const {
 }
 
 std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
-  refuse_rendezvous_sends(setup, "hc3i",
-                          "takes a message older than the last one delivered from its sender for a re-send");
   for (int c = 0; c < setup.layout->num_clusters(); c++)
     if (setup.layout->cluster(c).size < 2)
       throw InputError(setup.topology_file, fmt::format("/clusters/{}/nodes", c),

@@ -54,6 +54,10 @@ struct Piggyback : Payload {
   std::uint64_t epoch = 0; // sender cluster's epoch when the message was sent
   std::uint64_t view = 0;  // inter: the receiver cluster's epoch as the sender knows it
   Ddv ddv;                 // transitive variant only
+  // inter: the message's index on its channel, in the order its sender sent it (a receiver
+  // tells a re-send from a new message by it). It stands for the sequence number any message
+  // carries: not counted in bytes(), not traced.
+  std::uint64_t idx = 0;
   nlohmann::ordered_json to_json() const override {
     nlohmann::ordered_json j;
     if (inter) {

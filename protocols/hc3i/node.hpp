@@ -11,6 +11,7 @@
  * The code is split by concern: node_clc.cpp, node_app.cpp, node_recovery.cpp, node_gc.cpp. */
 #pragma once
 
+#include "protocols/common/index_set.hpp"
 #include "protocols/common/period_timer.hpp"
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/hc3i/ddv.hpp"
@@ -44,6 +45,7 @@ struct LogEntry {
   Ddv ddv;                      // transitive variant: the DDV it carried
   std::uint64_t ack_epoch = 0;  // the receiver cluster's epoch at the acknowledgement
   std::uint64_t sent_epoch = 0; // the epoch the last copy sent carried (what an acknowledgement names)
+  std::uint64_t idx = 0;        // its index on the channel to msg.dst (Piggyback::idx)
 };
 
 /** @brief What a CLC saves besides the application state, and a rollback restores. */
@@ -52,7 +54,8 @@ struct SavedState {
   Ddv ddv;
   std::map<NodeId, std::uint64_t> sent;       // intra-cluster messages sent, per peer
   std::map<NodeId, std::uint64_t> received;   // intra-cluster messages delivered, per peer
-  std::map<NodeId, std::uint64_t> last_inter; // highest inter-cluster seq delivered, per sender
+  std::map<NodeId, std::uint64_t> inter_sent; // inter-cluster messages sent, per peer: the next channel index
+  std::map<NodeId, IndexSet> inter_delivered; // inter-cluster channel indices delivered, per sender
   std::vector<LogEntry> log;                  // restored only by a node that lost its memory
 };
 

@@ -20,7 +20,8 @@ void Node::on_app_send(NodeContext& ctx, const AppMessage& msg) {
   pb->sn = cur_.sn;
   pb->view = known_epoch(to);
   if (options_.transitive) pb->ddv = cur_.ddv;
-  log_.push_back(LogEntry{msg, cur_.sn, epoch_, to, std::nullopt, pb->ddv, 0, epoch_});
+  pb->idx = cur_.inter_sent[msg.dst]++;
+  log_.push_back(LogEntry{msg, cur_.sn, epoch_, to, std::nullopt, pb->ddv, 0, epoch_, pb->idx});
   count_log(ctx);
   ctx.send_app(msg, pb);
 }
@@ -85,8 +86,9 @@ void Node::process_inbox(NodeContext& ctx) {
       ctx.trace_event(1, "orphan_dropped", {{"src", msg.src}, {"seq", msg.seq}, {"sn", p.sn}, {"epoch", p.epoch}});
       continue;
     }
-    auto last = cur_.last_inter.find(msg.src);
-    if (last != cur_.last_inter.end() && msg.seq <= last->second) { // delivered already (a re-send)
+    // Delivered already (a re-send): by its channel index, not by order, since a sender's
+    // rendezvous messages may leave out of order (a later one of another tag first).
+    if (auto d = cur_.inter_delivered.find(msg.src); d != cur_.inter_delivered.end() && d->second.contains(p.idx)) {
       inbox_.pop_front();
       ctx.stats().add("hc3i.duplicates_dropped");
       auto a = std::make_shared<Body>();
@@ -115,7 +117,7 @@ void Node::process_inbox(NodeContext& ctx) {
       return;
     }
     inbox_.pop_front();
-    cur_.last_inter[msg.src] = msg.seq;
+    cur_.inter_delivered[msg.src].insert(p.idx);
     ctx.deliver(msg, pb);
     auto a = std::make_shared<Body>();
     a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}, {"sender_epoch", p.epoch}};
@@ -156,6 +158,7 @@ void Node::resend(NodeContext& ctx, LogEntry& e, std::uint64_t epoch) {
   pb->epoch = epoch;
   pb->view = known_epoch(e.dst_cluster);
   pb->ddv = e.ddv;
+  pb->idx = e.idx;
   ctx.resend_app(e.msg, pb);
   ctx.stats().add_cluster("hc3i.replays", cluster_);
 }

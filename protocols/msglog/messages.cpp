@@ -25,6 +25,7 @@ nlohmann::ordered_json Body::to_json() const {
     for (const Det& d : dets) l.push_back(det_json(d));
     j["dets"] = l;
   }
+  if (!above.empty()) j["above"] = above;
   return j;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "protocols/common/control.hpp"
+#include "protocols/common/index_set.hpp"
 #include "sim/net/envelope.hpp"
 
 #include <array>
@@ -62,15 +63,26 @@ struct Body : Payload {
   std::uint64_t inc = 0; // the sender's incarnation, part of the header
   std::map<std::string, std::uint64_t> ints;
   std::vector<Det> dets;
+  // A channel's index set (IndexSet) travels as ints["next"] and these members above it: none
+  // with eager sends, whose channels are delivered in order.
+  std::vector<std::uint64_t> above;
   std::uint64_t get(const std::string& k) const {
     auto it = ints.find(k);
     return it == ints.end() ? 0 : it->second;
   }
   nlohmann::ordered_json to_json() const override;
   double bytes() const override {
-    return kWord * static_cast<double>(ints.size()) + kDetBytes * static_cast<double>(dets.size());
+    return kWord * static_cast<double>(ints.size() + above.size()) + kDetBytes * static_cast<double>(dets.size());
   }
 };
+
+/** @brief Puts @p s in @p b (ints["next"] and above). */
+inline void put_set(Body& b, const IndexSet& s) {
+  b.ints["next"] = s.next();
+  b.above = s.above();
+}
+/** @brief The index set @p b carries. */
+inline IndexSet get_set(const Body& b) { return IndexSet(b.get("next"), b.above); }
 
 inline ControlMessage control(Msg m, std::shared_ptr<Body> body) {
   return make_control(m, std::move(body), kHeaderBytes);

@@ -5,7 +5,6 @@
  * causal (unstable determinants ride on the application messages instead), optimistic
  * (determinants logged asynchronously; orphans of a failure roll back, by cascading notices). One failure at a
  * time; storage "servers" by default. */
-#include "protocols/common/production_order.hpp"
 #include "protocols/msglog/logger.hpp"
 #include "protocols/msglog/process.hpp"
 #include "sim/config/input_error.hpp"
@@ -85,9 +84,6 @@ void Module::summarize(const Stats& st, std::string& out) const {
 }
 
 std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
-  refuse_rendezvous_sends(setup, "msglog",
-                          "numbers a channel's messages as they leave and expects a re-execution to send them in "
-                          "the same order");
   Options options;
   auto it = setup.params.find("variant");
   if (it != setup.params.end()) {

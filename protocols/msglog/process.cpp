@@ -91,7 +91,7 @@ void Process::take_checkpoint(NodeContext& ctx) {
   saving_saved_ = false;
   st_.number = saving_;
   saving_rsn_ = st_.rsn;
-  saving_in_next_ = st_.in_next;
+  saving_delivered_ = st_.delivered;
   // A copy of the state: the application goes on while the copies are written (the storage
   // model's transfers take network time; the process does not block).
   Snapshot snap = ctx.snapshot(st_);
@@ -122,7 +122,7 @@ void Process::on_ckpt_ack(NodeContext& ctx, const Body& b) {
   saving_ = 0;
   ctx.stats().add("msglog.checkpoints");
   ctx.trace_event(1, "ckpt_commit", {{"unit", "process"}, {"number", number}, {"rsn", saving_rsn_}});
-  std::map<NodeId, std::uint64_t> gc = saving_in_next_;
+  std::map<NodeId, IndexSet> gc = saving_delivered_;
   if (optimistic()) {
     keep_checkpoint(ctx, number, saving_rsn_, std::move(saving_snap_));
     saving_snap_ = Snapshot{};
@@ -130,18 +130,18 @@ void Process::on_ckpt_ack(NodeContext& ctx, const Body& b) {
     // restore it and replay from there.
     const Kept& oldest = kept_snaps_.front();
     gc.clear();
-    if (oldest.snap.protocol.has_value()) gc = std::any_cast<const State&>(oldest.snap.protocol).in_next;
+    if (oldest.snap.protocol.has_value()) gc = std::any_cast<const State&>(oldest.snap.protocol).delivered;
   } else if (previous != 0) {
     ctx.discard_checkpoint(previous);
   }
   // The senders may forget what this checkpoint has delivered.
-  for (const auto& [src, next] : gc) {
+  for (const auto& [src, delivered] : gc) {
     auto& sent = gc_sent_[src];
-    if (next <= sent) continue;
-    sent = next;
+    if (sent.covers(delivered)) continue;
+    sent = delivered;
     auto g = std::make_shared<Body>();
     g->inc = epoch_;
-    g->ints = {{"next", next}};
+    put_set(*g, delivered);
     ctx.send_control(src, control(Msg::LogGc, g));
   }
 }
@@ -162,13 +162,13 @@ void Process::on_log_gc(NodeContext& ctx, NodeId from, const Body& b) {
   auto it = st_.log.find(from);
   if (it == st_.log.end()) return;
   auto& entries = it->second;
-  std::uint64_t dropped = 0;
-  while (!entries.empty() && entries.front().idx < b.get("next")) {
+  const IndexSet delivered = get_set(b);
+  const std::size_t dropped = std::erase_if(entries, [&](const LogEntry& e) {
+    if (!delivered.contains(e.idx)) return false;
     log_entries_ -= 1;
-    log_bytes_ -= entries.front().msg.size;
-    entries.pop_front();
-    dropped++;
-  }
+    log_bytes_ -= e.msg.size;
+    return true;
+  });
   ctx.stats().add("msglog.log_gc_dropped", static_cast<double>(dropped));
   account_log(ctx);
 }

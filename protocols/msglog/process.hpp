@@ -136,8 +136,8 @@ class Process : public Agent {
   std::uint64_t saving_ = 0; // being saved or committed (0: none)
   std::uint64_t saving_rsn_ = 0;
   bool saving_saved_ = false; // every copy written, CKPT_DONE sent
-  std::map<NodeId, std::uint64_t> saving_in_next_;
-  std::map<NodeId, std::uint64_t> gc_sent_; // last LOG_GC value sent to each sender
+  std::map<NodeId, IndexSet> saving_delivered_;
+  std::map<NodeId, IndexSet> gc_sent_; // last LOG_GC set sent to each sender
 
   // Recovery of this process (after its own failure).
   FailureId failure_ = 0; // being recovered (0: none)
@@ -148,8 +148,8 @@ class Process : public Agent {
   bool have_replay_ = false;                  // the logger's answer is in
   std::vector<Det> logger_dets_;
   std::uint64_t logger_stable_ = 0;
-  std::map<NodeId, std::uint64_t> catchup_; // per peer: its in_next from this process
-  std::vector<Det> peer_dets_;              // causal: copies returned with CATCHUP
+  std::map<NodeId, IndexSet> catchup_; // per peer: what it delivered from this process
+  std::vector<Det> peer_dets_;         // causal: copies returned with CATCHUP
   std::uint64_t peers_resent_ = 0;
   bool replay_started_ = false;
   std::deque<Det> replay_; // determinants still to replay
@@ -182,7 +182,7 @@ class Process : public Agent {
   std::set<std::pair<NodeId, std::uint64_t>> notices_seen_;
   std::vector<std::pair<NodeId, std::shared_ptr<const Body>>> early_notices_; // before the restore
   std::vector<std::pair<NodeId, std::shared_ptr<const Body>>> early_resend_;  // RESEND_REQs, idem
-  std::map<NodeId, std::uint64_t> caps_; // this round: peers' in_next after their rollbacks
+  std::map<NodeId, IndexSet> caps_; // this round: peers' deliveries from this process after their rollbacks
 };
 
 } // namespace ckptsim::msglog

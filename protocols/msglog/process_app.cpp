@@ -36,7 +36,12 @@ std::shared_ptr<Piggyback> Process::piggyback(std::uint64_t idx, std::uint64_t r
 }
 
 void Process::send_now(NodeContext& ctx, const AppMessage& msg, std::uint64_t rsn) {
-  const std::uint64_t idx = st_.out_idx[msg.dst]++;
+  // The channel index a re-execution gives the message again: with eager sends its rank in send
+  // order; with rendezvous sends, whose order depends on when receivers post (a re-executed
+  // sender's receivers are ahead, so it may send in another order), its rank in production order.
+  auto& sent = st_.sent[msg.dst];
+  const std::uint64_t idx = msg.chan ? *msg.chan : sent.next();
+  sent.insert(idx);
   st_.log[msg.dst].push_back({msg, idx, rsn});
   log_entries_ += 1;
   log_bytes_ += msg.size;
@@ -90,7 +95,9 @@ void Process::accept(NodeContext& ctx, const AppMessage& msg, const std::shared_
     known = pb->epoch;
     buffer_.drop_if(src, [&](const Arrived& a) { return a.pb->epoch < known; });
   }
-  if (buffer_.file(src, pb->idx, st_.in_next[src], Arrived{msg, pb}) != Arrivals::Filed::Held)
+  const IndexSet& delivered = st_.delivered[src];
+  if (delivered.contains(pb->idx) ||
+      buffer_.file(src, pb->idx, delivered.next(), Arrived{msg, pb}) != Arrivals::Filed::Held)
     ctx.stats().add("msglog.duplicates");
 }
 
@@ -100,10 +107,10 @@ void Process::try_deliver(NodeContext& ctx) {
   while (true) {
     if (!replay_.empty()) {
       const Det d = replay_.front();
-      std::optional<Arrived> a = buffer_.take(d.src, st_.in_next[d.src]);
+      if (st_.delivered[d.src].contains(d.idx) || d.rsn != st_.rsn + 1)
+        throw std::logic_error("msglog: a determinant names a delivered message or does not follow the delivery order");
+      std::optional<Arrived> a = buffer_.take(d.src, d.idx);
       if (!a) return; // its sender has not re-sent it yet
-      if (d.idx != st_.in_next[d.src] || d.rsn != st_.rsn + 1)
-        throw std::logic_error("msglog: a determinant does not follow the channel or delivery order");
       replay_.pop_front();
       replayed_++;
       ctx.stats().add("msglog.replayed");
@@ -115,10 +122,15 @@ void Process::try_deliver(NodeContext& ctx) {
       }
       continue;
     }
-    // Normal delivery: any message next on its channel, lowest source first.
+    // Normal delivery: any message whose turn it is on its channel (every message its sender sent
+    // before it is delivered), lowest source first.
     std::optional<Arrived> a;
-    for (NodeId src : buffer_.senders())
-      if ((a = buffer_.take(src, st_.in_next[src]))) break;
+    for (NodeId src : buffer_.senders()) {
+      const IndexSet& delivered = st_.delivered[src];
+      if ((a = buffer_.take_first(
+               src, [&](std::uint64_t idx, const Arrived& x) { return delivered.all_below(idx, x.msg.overtook); })))
+        break;
+    }
     if (!a) return;
     deliver(ctx, a->msg, a->pb, false);
   }
@@ -126,7 +138,7 @@ void Process::try_deliver(NodeContext& ctx) {
 
 void Process::deliver(NodeContext& ctx, const AppMessage& msg, const std::shared_ptr<const Piggyback>& pb,
                       bool replayed) {
-  st_.in_next[msg.src]++;
+  st_.delivered[msg.src].insert(pb->idx);
   st_.rsn++;
   const Det d{self_, msg.src, pb->idx, st_.rsn};
   ctx.deliver(msg, pb);

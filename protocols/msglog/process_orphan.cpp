@@ -39,10 +39,10 @@ void Process::on_notice(NodeContext& ctx, NodeId who, const Body& b) {
   ctx.stats().add("msglog.stale", static_cast<double>(undone_waiting));
   // A peer that rolled back keeps fewer deliveries from this process: its catch-up value drops.
   if (b.ints.count("next") && failure_ != 0) {
-    const std::uint64_t next = b.get("next");
-    auto& cap = caps_.emplace(who, std::numeric_limits<std::uint64_t>::max()).first->second;
-    cap = std::min(cap, next);
-    if (auto c = catchup_.find(who); c != catchup_.end()) c->second = std::min(c->second, next);
+    const IndexSet kept = get_set(b);
+    auto [cap, fresh] = caps_.emplace(who, kept);
+    if (!fresh) cap->second = cap->second.intersection(kept);
+    if (auto c = catchup_.find(who); c != catchup_.end()) c->second = c->second.intersection(kept);
   }
   // The first delivery (done or still to replay) of an undone interval of who.
   std::uint64_t first = 0;
@@ -72,9 +72,9 @@ void Process::orphan_rollback(NodeContext& ctx, NodeId cause, FailureId failure,
   ctx.stats().add("msglog.orphan_rollbacks");
   // What each peer's channel index will be once the replay is over: a peer that recovers expects
   // only these deliveries to be sent again.
-  std::map<NodeId, std::uint64_t> next = st_.in_next;
+  std::map<NodeId, IndexSet> next = st_.delivered;
   for (auto it = history_.rbegin(); it != history_.rend() && it->first > target; ++it)
-    next[it->second.src] = it->second.idx;
+    next[it->second.src].erase(it->second.idx);
   std::uint64_t number = kept_, ckpt_rsn = 0;
   if (saving_ != 0) { // its CKPT_DONE, of the old epoch, would be dropped by the logger
     if (saving_saved_)
@@ -148,7 +148,8 @@ void Process::orphan_rollback(NodeContext& ctx, NodeId cause, FailureId failure,
     if (q == self_) continue;
     auto n = std::make_shared<Body>();
     n->inc = epoch_;
-    n->ints = {{"failure", failure_}, {"target", target}, {"next", next[q]}};
+    n->ints = {{"failure", failure_}, {"target", target}};
+    put_set(*n, next[q]);
     ctx.send_control(q, control(Msg::RollbackNotice, n));
   }
   flush_dets(ctx);
@@ -167,7 +168,8 @@ void Process::request_resends(NodeContext& ctx) {
     if (q == self_) continue;
     auto b = std::make_shared<Body>();
     b->inc = epoch_;
-    b->ints = {{"failure", failure_}, {"next", st_.in_next[q]}};
+    b->ints = {{"failure", failure_}};
+    put_set(*b, st_.delivered[q]);
     ctx.send_control(q, control(Msg::ResendReq, b));
   }
 }

@@ -112,17 +112,18 @@ void Process::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
     // sends it again.
     buffer_.drop_if(from, [&](const Arrived& a) { return a.pb->epoch < known; });
   }
-  const std::uint64_t next = b.get("next");
+  const IndexSet delivered = get_set(b);
   std::uint64_t resent = 0;
   for (const auto& e : st_.log[from]) {
-    if (e.idx < next) continue;
+    if (delivered.contains(e.idx)) continue;
     ctx.resend_app(e.msg, piggyback(e.idx, e.rsn, from));
     resent++;
   }
   ctx.stats().add("msglog.resent", static_cast<double>(resent));
   auto c = std::make_shared<Body>();
   c->inc = epoch_;
-  c->ints = {{"failure", b.get("failure")}, {"next", st_.in_next[from]}, {"resent", resent}, {"round", b.inc}};
+  c->ints = {{"failure", b.get("failure")}, {"resent", resent}, {"round", b.inc}};
+  put_set(*c, st_.delivered[from]);
   if (causal())
     if (auto it = others_.find(from); it != others_.end())
       for (const auto& [r, d] : it->second) c->dets.push_back(d);
@@ -133,21 +134,22 @@ void Process::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
 void Process::on_catchup(NodeContext& ctx, NodeId from, const Body& b) {
   if (failure_ == 0 || b.get("failure") != failure_) return;
   if (optimistic() && b.get("round") != epoch_) return; // asked before a later rollback of this process
-  std::uint64_t next = b.get("next");
+  IndexSet delivered = get_set(b);
   // What this process sent to the peer before its checkpoint and the peer never received (in
   // transfer when it died, lost with it): the re-execution starts after those sends, so they go
-  // again from the restored log (a duplicate is dropped by its index).
+  // again from the restored log (a duplicate is dropped by its index). What the re-execution
+  // has sent since is in the log too: a duplicate as well.
   if (victim_) {
     std::uint64_t lost = 0;
     for (const auto& e : st_.log[from])
-      if (e.idx >= next && e.idx < st_.out_idx[from]) {
+      if (!delivered.contains(e.idx)) {
         ctx.resend_app(e.msg, piggyback(e.idx, e.rsn, from));
         lost++;
       }
     ctx.stats().add("msglog.resent_lost_in_transfer", static_cast<double>(lost));
   }
-  if (auto cap = caps_.find(from); cap != caps_.end()) next = std::min(next, cap->second);
-  catchup_[from] = next;
+  if (auto cap = caps_.find(from); cap != caps_.end()) delivered = delivered.intersection(cap->second);
+  catchup_[from] = delivered;
   peers_resent_ += b.get("resent");
   peer_dets_.insert(peer_dets_.end(), b.dets.begin(), b.dets.end());
   maybe_start_replay(ctx);
@@ -199,8 +201,8 @@ void Process::check_recovered(NodeContext& ctx) {
   // ctx.app_finished(): it is already true while the last step's sends are being made; and the
   // held sends are still to come.
   if (!app_done_ || !st_.held.empty())
-    for (const auto& [q, next] : catchup_)
-      if (st_.out_idx[q] < next) return;
+    for (const auto& [q, delivered] : catchup_)
+      if (!st_.sent[q].covers(delivered)) return;
   if (victim_)
     ctx.stats().record("msglog.recoveries", {{"failure", failure_},
                                              {"victim", self_},

@@ -27,9 +27,9 @@ struct HeldSend {
 struct State {
   std::uint64_t number = 0;                   // the checkpoint this state is (0: the initial state)
   std::uint64_t rsn = 0;                      // deliveries so far
-  std::map<NodeId, std::uint64_t> out_idx;    // next channel index per destination
-  std::map<NodeId, std::uint64_t> in_next;    // next expected channel index per source
-  std::map<NodeId, std::deque<LogEntry>> log; // per destination, in index order
+  std::map<NodeId, IndexSet> sent;            // channel indices sent, per destination
+  std::map<NodeId, IndexSet> delivered;       // channel indices delivered, per source
+  std::map<NodeId, std::deque<LogEntry>> log; // per destination, in send order
   std::deque<HeldSend> held;
   // optimistic: the dependency vector of this state, per sender and sender epoch the highest
   // sender rsn a delivery carried (an orphan is found from it when a rollback is announced)

@@ -10,6 +10,7 @@
 #include "sim/net/envelope.hpp"
 #include "sim/platform/layout.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +36,8 @@ class AppState {
   // receiver has not posted the receive that takes them (in production order). Part of the state:
   // from the protocol's point of view they are not sent, so a checkpoint keeps them to send.
   std::vector<AppMessage> held;
+  // Rendezvous kinds: messages produced so far per destination (AppMessage::chan).
+  std::map<NodeId, std::uint64_t> produced;
   // Sends the process may wait for (AppMessage::awaited) whose transfer has not ended yet (held
   // or under way); the workload adds them when it produces them. A restore keeps only the held
   // ones: the restored process counts the others as ended (their transfer belongs to a past that

@@ -8,7 +8,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace ckptsim {
 
@@ -34,6 +36,14 @@ struct AppMessage {
   // The sender may wait for the end of its transfer (an MPI send of 64 KiB or more, which SMPI
   // completes only once delivered): the node tells its application when the transfer is over.
   bool awaited = false;
+  // Rendezvous kinds (Workload::rendezvous) only: the message's index among those its sender
+  // produced for dst (part of the application state, so a re-execution numbers its messages
+  // the same), and the indices of the sender's earlier messages to dst still held when this one
+  // left (their receives were not posted yet: this one overtook them). A protocol that needs a
+  // channel index a re-execution reproduces uses chan; with eager kinds messages leave in
+  // production order, and the protocol counts them itself.
+  std::optional<std::uint64_t> chan;
+  std::vector<std::uint64_t> overtook;
 };
 
 /** @brief A protocol's message to another endpoint. The protocol dispatches on @c kind; @c type

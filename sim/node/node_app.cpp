@@ -34,8 +34,14 @@ void NodeRuntime::start_step() {
   }
 }
 
-void NodeRuntime::send_produced(const AppMessage& msg) {
-  if (run_.workload().rendezvous() && !run_.receive_posted(msg)) {
+void NodeRuntime::send_produced(const AppMessage& produced) {
+  if (!run_.workload().rendezvous()) {
+    release(produced);
+    return;
+  }
+  AppMessage msg = produced;
+  msg.chan = app_.mutable_state().produced[msg.dst]++;
+  if (!run_.receive_posted(msg)) {
     app_.hold(msg);
     if (run_.trace().enabled(2)) trace_event(2, "app_send_held", message_fields(msg));
     return;
@@ -43,7 +49,17 @@ void NodeRuntime::send_produced(const AppMessage& msg) {
   release(msg);
 }
 
-void NodeRuntime::release(const AppMessage& msg) { agent_->on_app_send(*this, msg); }
+void NodeRuntime::release(const AppMessage& msg) {
+  if (msg.chan && app_.holding()) {
+    // The messages to the same receiver it overtakes: produced before it, still held.
+    AppMessage m = msg;
+    for (const auto& h : app_.state()->held)
+      if (h.dst == m.dst && h.chan && *h.chan < *m.chan) m.overtook.push_back(*h.chan);
+    agent_->on_app_send(*this, m);
+    return;
+  }
+  agent_->on_app_send(*this, msg);
+}
 
 void NodeRuntime::release_held() {
   // A paused application sends nothing (its protocol may be taking its checkpoint): it releases
