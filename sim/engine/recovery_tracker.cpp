@@ -25,13 +25,11 @@ std::optional<FailureId> RecoveryTracker::open_after(FailureId id) const {
   return std::nullopt;
 }
 
-bool RecoveryTracker::awaiting_detection() const {
-  return std::any_of(recoveries_.begin(), recoveries_.end(),
-                     [](const auto& r) { return !r.second.done && !r.second.detected; });
-}
+bool RecoveryTracker::awaiting_detection() const { return undetected_ > 0; }
 
 FailureId RecoveryTracker::strike(NodeId victim, double date, const std::vector<NodeId>& reporters) {
   const FailureId id = next_++;
+  undetected_++;
   Recovery& rec = recoveries_[id] = Recovery{.victim = victim, .date = date};
   if (rules_.nodes_report) rec.to_report.insert(reporters.begin(), reporters.end());
   open_++;
@@ -48,7 +46,9 @@ FailureId RecoveryTracker::strike(NodeId victim, double date, const std::vector<
 }
 
 void RecoveryTracker::detect(FailureId id) {
-  recoveries_.at(id).detected = true;
+  Recovery& rec = recoveries_.at(id);
+  if (!rec.detected && !rec.done) undetected_--;
+  rec.detected = true;
   latest_detected_ = std::max(latest_detected_, id);
 }
 
@@ -106,6 +106,7 @@ bool RecoveryTracker::send_back_now(FailureId id, bool victim_up) {
 bool RecoveryTracker::end_now(FailureId id, bool quiescent) {
   Recovery& rec = recoveries_.at(id);
   if (!recovery_over(rec, rules_, quiescent)) return false;
+  if (!rec.detected) undetected_--;
   rec.done = true;
   open_--;
   return true;

@@ -102,6 +102,7 @@ class RecoveryTracker {
   FailureId next_ = 1;
   FailureId latest_detected_ = 0;
   int open_ = 0;
+  int undetected_ = 0; // struck, not detected, not over (awaiting_detection)
 };
 
 } // namespace ckptsim

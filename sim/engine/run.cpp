@@ -150,6 +150,7 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, 
   // On the wire before any SimGrid call: Mailbox::by_name and put_async yield to other actors,
   // which must not find an empty wire and end the run while this message is being sent.
   const std::uint64_t id = wire_.add(std::move(env));
+  note_wire();
   paje_.link_start(sg4::Engine::get_clock(),
                    raw->kind == Envelope::Kind::App ? PajeWriter::LinkKind::App : PajeWriter::LinkKind::Control,
                    raw->src, dst, id);
@@ -165,12 +166,13 @@ std::unique_ptr<Envelope> Run::take(Envelope* env) {
   if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
   auto owned = wire_.take(env->wire_id);
   if (owned) paje_.link_end(sg4::Engine::get_clock(), owned->wire_id);
-  if (owned && owned->kind == Envelope::Kind::App) note_activity();
+  note_wire();
   return owned;
 }
 
 void Run::drop(std::uint64_t wire_id) {
   if (wire_.drop(wire_id)) {
+    note_wire();
     stats_.add("net.lost_in_transfer");
     paje_.link_end(sg4::Engine::get_clock(), wire_id);
   }
@@ -186,6 +188,7 @@ void Run::purge_wire(NodeId dead) {
         return comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0);
       },
       [this, now](std::uint64_t id) { paje_.link_end(now, id); });
+  note_wire();
 }
 
 void Run::set_recovering(NodeId endpoint, bool recovering) { termination_.set_recovering(endpoint, recovering); }

@@ -118,7 +118,15 @@ class Run {
   void set_computing(NodeId node, bool computing);
   /** @brief The application moved forward now: a message of it received, a computation step
    *  ended (the watchdog's progress). */
-  void note_activity() { termination_.note_activity(sg4::Engine::get_clock()); }
+  /** @brief @p node's application stands at @p work done and @p delivered messages (the
+   *  watchdog's measure of progress). */
+  void note_progress(NodeId node, double work, std::uint64_t delivered) {
+    termination_.note_progress(node, work, delivered, sg4::Engine::get_clock());
+  }
+  /** @brief Tells the termination whether a failed node waits for its restart or detection. */
+  void update_engine_waiting();
+  /** @brief Tells the termination whether application messages are on the wire. */
+  void note_wire() { termination_.set_app_on_wire(wire_.app_messages() > 0, sg4::Engine::get_clock()); }
   /** @brief A node's agent started or stopped doing its part of a recovery. */
   void set_recovering(NodeId endpoint, bool recovering);
   /** @brief No protocol control message on the wire and no agent recovering. */

@@ -68,6 +68,7 @@ void Run::strike(NodeId victim, bool work_recorded) {
   for (NodeId n = 0; n < num_nodes(); n++)
     if (up_[n]) reporters.push_back(n);
   recoveries_.strike(victim, now, reporters);
+  update_engine_waiting();
   update_held();
   purge_wire(victim);
   store_.holder_failed(victim); // its memory is gone: its own copies and those it held for others
@@ -100,6 +101,7 @@ void Run::detect(FailureId id) {
   const Recovery& rec = recoveries_.at(id);
   trace_.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
   recoveries_.detect(id);
+  update_engine_waiting();
   // One by one: sending a signal yields to other actors, which may strike the next endpoint.
   for (NodeId e = 0; e < num_endpoints(); e++) {
     if (e == rec.victim || !up_[e]) continue;
@@ -129,6 +131,10 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
   });
 }
 
+void Run::update_engine_waiting() {
+  termination_.set_engine_waiting(nodes_down_ > 0 || recoveries_.awaiting_detection(), sg4::Engine::get_clock());
+}
+
 void Run::restart(FailureId id) {
   if (end_.over()) return;
   const Recovery& rec = recoveries_.at(id);
@@ -138,6 +144,9 @@ void Run::restart(FailureId id) {
   up_[v] = true;
   nodes_down_--;
   recoveries_.restarting(id, v);
+  const double now = sg4::Engine::get_clock();
+  termination_.busy_until(now, now + topology_.failures.restart_overhead);
+  update_engine_waiting();
   start_node(v, true,
              FailureNotice{id, v, rec.date, std::max(recoveries_.latest_detected(), id), recoveries_.not_back(id)});
 }
@@ -174,7 +183,7 @@ void Run::maybe_finish_recovery(FailureId id) {
 void Run::recovery_done(FailureId id) {
   const Recovery& rec = recoveries_.at(id);
   update_held();
-  note_activity(); // the run moves on, if only from failure to failure: not the watchdog's case
+  update_engine_waiting();
   const double now = sg4::Engine::get_clock();
   stats_.add("recovery_time", now - rec.date);
   const auto rolled_back = static_cast<double>(rec.rolled_back.size());

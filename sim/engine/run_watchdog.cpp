@@ -18,15 +18,14 @@ void Run::start_watchdog() {
   if (!std::isfinite(stall_limit_)) return;
   sg4::Actor::create("watchdog", platform_.controller, [this] {
     while (!end_.over()) {
-      const bool waiting_engine = nodes_down_ > 0 || recoveries_.awaiting_detection();
       const double now = sg4::Engine::get_clock();
       const ProgressVerdict v = check_progress({.now = now,
                                                 .limit = stall_limit_,
                                                 .all_finished = termination_.held(),
                                                 .held_open = termination_.held_open(now),
                                                 .first_finished = termination_.first_all_finished(),
-                                                .last_activity = termination_.last_activity(),
-                                                .busy = termination_.computing() || waiting_engine});
+                                                .idle = termination_.idle(now),
+                                                .last_progress = termination_.last_progress()});
       if (v.stuck) {
         end_stuck(v.why);
         return;
@@ -46,15 +45,25 @@ std::string Run::pending_report() const {
     if (p.empty()) p = endpoint_name(e) + ": protocol busy";
     if (std::find(items.begin(), items.end(), p) == items.end()) items.push_back(p);
   }
-  std::vector<std::string> paused;
-  for (NodeId n = 0; n < num_nodes(); n++)
-    if (up_[n] && !termination_.finished(n) && runtimes_[n] != nullptr && runtimes_[n]->app_paused())
+  // The applications that do not move, grouped by why.
+  std::vector<std::string> paused, waiting, holding;
+  for (NodeId n = 0; n < num_nodes(); n++) {
+    if (!up_[n] || termination_.finished(n) || runtimes_[n] == nullptr) continue;
+    if (runtimes_[n]->app_paused())
       paused.push_back(endpoint_name(n));
-  if (!paused.empty())
-    items.push_back(paused.size() <= 4
-                        ? fmt::format("{}: application paused by the protocol", fmt::join(paused, ", "))
-                        : fmt::format("{}, ... ({} processes): application paused by the protocol",
-                                      fmt::join(paused.begin(), paused.begin() + 3, ", "), paused.size()));
+    else if (runtimes_[n]->app_waiting())
+      waiting.push_back(endpoint_name(n));
+    if (runtimes_[n]->app_held() > 0) holding.push_back(endpoint_name(n));
+  }
+  const auto group = [&items](const std::vector<std::string>& who, const char* what) {
+    if (who.empty()) return;
+    items.push_back(who.size() <= 4 ? fmt::format("{}: {}", fmt::join(who, ", "), what)
+                                    : fmt::format("{}, ... ({} processes): {}",
+                                                  fmt::join(who.begin(), who.begin() + 3, ", "), who.size(), what));
+  };
+  group(paused, "application paused by the protocol");
+  group(waiting, "application waits for a message");
+  group(holding, "application holds messages whose receives are not posted");
   for (const auto& [id, rec] : recoveries_) {
     if (rec.done || items.size() >= kMax) continue;
     std::vector<std::string> who;

@@ -1,5 +1,7 @@
 #include "sim/engine/termination.hpp"
 
+#include <algorithm>
+
 namespace ckptsim {
 
 namespace {
@@ -17,6 +19,8 @@ void Termination::reset(int nodes, int endpoints) {
   recovering_flags_.assign(endpoints, false);
   finished_.assign(nodes, false);
   computing_.assign(nodes, false);
+  best_work_.assign(nodes, 0.0);
+  best_delivered_.assign(nodes, 0);
 }
 
 bool Termination::set_finished(NodeId node, bool finished, double now) {
@@ -25,13 +29,54 @@ bool Termination::set_finished(NodeId node, bool finished, double now) {
     all_finished_date_ = now;
     if (first_all_finished_ < 0) first_all_finished_ = now;
   }
+  update_busy(now);
   return true;
 }
 
 void Termination::set_quiet(NodeId endpoint, bool quiet) { set_counted_flag(quiet_, quiet_count_, endpoint, quiet); }
 
 void Termination::set_computing(NodeId node, bool computing, double now) {
-  if (set_counted_flag(computing_, computing_count_, node, computing)) note_activity(now);
+  if (set_counted_flag(computing_, computing_count_, node, computing)) update_busy(now);
+}
+
+void Termination::set_engine_waiting(bool waiting, double now) {
+  engine_waiting_ = waiting;
+  update_busy(now);
+}
+
+void Termination::set_app_on_wire(bool on_wire, double now) {
+  app_on_wire_ = on_wire;
+  update_busy(now);
+}
+
+void Termination::busy_until(double now, double until) {
+  if (idle_since_ >= 0) { // the stretch so far stays idle
+    idle_ += idle_between(idle_since_, now);
+    idle_since_ = now;
+  }
+  busy_until_ = std::max(busy_until_, until);
+}
+
+void Termination::update_busy(double now) {
+  const bool busy_now = computing_count_ > 0 || engine_waiting_ || app_on_wire_ || all_finished();
+  if (busy_now && idle_since_ >= 0) {
+    idle_ += idle_between(idle_since_, now);
+    idle_since_ = -1;
+  } else if (!busy_now && idle_since_ < 0) {
+    idle_since_ = now;
+  }
+}
+
+void Termination::note_progress(NodeId node, double work, std::uint64_t delivered, double now) {
+  // Work is compared with a relative tolerance: a step redone after a rollback ends at the same
+  // amount, give or take rounding.
+  const bool further = work > best_work_[node] * (1 + 1e-12) + 1e-12 || delivered > best_delivered_[node];
+  if (!further) return;
+  best_work_[node] = std::max(best_work_[node], work);
+  best_delivered_[node] = std::max(best_delivered_[node], delivered);
+  last_progress_ = now;
+  idle_ = 0;
+  if (idle_since_ >= 0) idle_since_ = now;
 }
 
 void Termination::set_recovering(NodeId endpoint, bool recovering) {

@@ -3,12 +3,14 @@
  * recovering; and the checkpoint copies in flight. From these and what the engine itself has
  * under way (the wire, open recoveries, nodes down, deferred failures) follow the termination
  * rule, quiescence (what some protocols' recoveries wait for) and the watchdog's view of
- * progress: when the application last moved, how long the run was held open with every process
- * finished. Plain bookkeeping, dates passed in. How the run ended: RunEnd. */
+ * progress: how long the run was idle since the application last went further than ever, how
+ * long it was held open with every process finished. Plain bookkeeping, dates passed in. How the run ended: RunEnd. */
 #pragma once
 
 #include "sim/net/ids.hpp"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,14 +32,24 @@ class Termination {
   /** @brief @p node's application finished (or was rolled back from finished) at @p now. */
   bool set_finished(NodeId node, bool finished, double now);
   void set_quiet(NodeId endpoint, bool quiet);
-  /** @brief @p node's application started or stopped computing at @p now: progress, for the watchdog. */
+  /** @brief @p node's application started or stopped computing at @p now (the run is busy). */
   void set_computing(NodeId node, bool computing, double now);
+  /** @brief A failed node waits for its restart, or a failure for its detection (the engine's own
+   *  pending events: the run is busy). */
+  void set_engine_waiting(bool waiting, double now);
+  /** @brief Application messages are on the wire (the run is busy: a slow link is no stall). */
+  void set_app_on_wire(bool on_wire, double now);
+  /** @brief From @p now, a restarted node pays its restart overhead until @p until: busy until then. */
+  void busy_until(double now, double until);
   void set_recovering(NodeId endpoint, bool recovering);
   /** @brief A transfer restoring a lost checkpoint copy started / ended: part of a recovery. */
   void replica_started() { replicas_++; }
   void replica_finished() { replicas_--; }
-  /** @brief The application moved forward at @p now (a message of it received, a step ended). */
-  void note_activity(double now) { last_activity_ = now; }
+  /** @brief @p node's application stands at @p work done and @p delivered messages at @p now (a
+   *  step ended, a message was delivered): progress when either is beyond the furthest it ever
+   *  reached. Work redone after a rollback is not: a run stuck while failures keep striking
+   *  redoes the same work after each one, and would otherwise look alive for ever. */
+  void note_progress(NodeId node, double work, std::uint64_t delivered, double now);
 
   // ---- decisions ----
   /** @brief No protocol control message on the wire (@p control_on_wire), no agent recovering, no
@@ -58,7 +70,13 @@ class Termination {
   /** @brief When every process was last finished (the makespan), first finished; -1: not yet. */
   double all_finished_date() const { return all_finished_date_; }
   double first_all_finished() const { return first_all_finished_; }
-  double last_activity() const { return last_activity_; }
+  /** @brief When some process last went further than ever (0: not yet). */
+  double last_progress() const { return last_progress_; }
+  /** @brief Seconds since last_progress() during which the run was idle (until @p now): no
+   *  process computing, no failed node down, undetected or paying its restart overhead, no
+   *  application message on the wire, some process not finished (the held-open rule's case). */
+  double idle(double now) const { return idle_ + (idle_since_ >= 0 ? idle_between(idle_since_, now) : 0.0); }
+  bool busy() const { return idle_since_ < 0; }
   /** @brief The run is held open now (update_held). */
   bool held() const { return held_since_ >= 0; }
   /** @brief Time held open in all until @p now, the current stretch included. */
@@ -73,7 +91,16 @@ class Termination {
   int replicas_ = 0;
   double all_finished_date_ = -1;
   double first_all_finished_ = -1;
-  double last_activity_ = 0;
+  std::vector<double> best_work_;
+  std::vector<std::uint64_t> best_delivered_;
+  bool engine_waiting_ = false;
+  bool app_on_wire_ = false;
+  double busy_until_ = 0;
+  double last_progress_ = 0;
+  double idle_ = 0;       // closed idle stretches since last_progress_
+  double idle_since_ = 0; // start of the idle stretch under way; -1: busy now
+  void update_busy(double now);
+  double idle_between(double from, double to) const { return std::max(0.0, to - std::max(from, busy_until_)); }
   double held_since_ = -1; // -1: not held open now
   double held_open_ = 0;   // closed stretches
 };

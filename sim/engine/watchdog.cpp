@@ -22,16 +22,15 @@ ProgressVerdict check_progress(const ProgressState& s) {
     return v;
   }
   if (s.all_finished) v.next_check = s.now + (s.limit - s.held_open);
-  // While something computes or the engine has a restart / detection to come, the run moves.
-  const double quiet_since = s.busy ? s.now : s.last_activity;
-  if (s.now - quiet_since >= s.limit - eps) {
+  // Idle time grows at most as fast as the clock: the earliest it can reach the limit.
+  if (s.idle >= s.limit - eps) {
     v.stuck = true;
-    v.why = fmt::format("the application made no progress for {} (no computation, no application message received "
-                        "since {:.6g} s)",
-                        units::format_duration(s.now - quiet_since), quiet_since);
+    v.why = fmt::format("the application went no further since {:.6g} s, and the run was idle {} since (no "
+                        "computation, no failed node pending)",
+                        s.last_progress, units::format_duration(s.idle));
     return v;
   }
-  v.next_check = std::max(std::min(v.next_check, quiet_since + s.limit), s.now + eps);
+  v.next_check = std::max(std::min(v.next_check, s.now + (s.limit - s.idle)), s.now + eps);
   return v;
 }
 

@@ -3,14 +3,17 @@
  * open while failures keep striking, and the simulation would never stop. The watchdog's rules
  * are plain functions of what the engine observes, so that they are tested without SimGrid:
  *   - held open: every application process was finished, no recovery open, no failure deferred,
- *     and the run still open, for `limit` seconds in all. Counted over every such stretch, not only the current one: failures that
- *     keep rolling finished processes back cut the stretches short, but legitimate activity after
- *     the last process finished (a CLC, a wave, a collection) lasts seconds each time;
- *   - stalled: for `limit` seconds in a row the application made no progress: no process computed
- *     and no application message was received, while no failed node was waiting for its restart
- *     or its detection (the engine's own pending events). Protocol messages and checkpoint
- *     transfers do not count: a protocol that keeps taking checkpoints around a process that
- *     waits forever is stuck all the same.
+ *     and the run still open, for `limit` seconds in all. Counted over every such stretch, not only the current one:
+ * failures that keep rolling finished processes back cut the stretches short, but legitimate activity after the last
+ * process finished (a CLC, a wave, a collection) lasts seconds each time;
+ *   - stalled: the run was idle for `limit` seconds in all since the application last went
+ *     further than ever (a process beyond the most work it had done or the most messages it had
+ *     been delivered). Idle: no process computing, no failed node waiting for its restart or its
+ *     detection (the engine's own pending events). Counted over every idle stretch, not only the
+ *     current one, and work redone after a rollback is no progress: a run stuck while failures
+ *     keep striking redoes the same steps after each one (busy) and waits again (idle).
+ *     Protocol messages and checkpoint transfers do not count: a protocol that keeps taking
+ *     checkpoints around a process that waits forever is stuck all the same.
  * docs/MODEL.md, "A run always ends". */
 #pragma once
 
@@ -25,8 +28,8 @@ struct ProgressState {
   bool all_finished = false; // every process is finished now
   double held_open = 0;      // seconds with every process finished and the run open, until now in all
   double first_finished = 0; // when every process was first finished (for the report)
-  double last_activity = 0;  // last computation or application message received
-  bool busy = false;         // a process computes, or a failed node waits for its restart / detection
+  double idle = 0;           // seconds idle since last_progress (Termination::idle)
+  double last_progress = 0;  // when the application last went further than ever
 };
 
 struct ProgressVerdict {

@@ -28,6 +28,7 @@ class BasicWireRegistry {
     const std::uint64_t id = next_id_++;
     env->wire_id = id;
     if (env->kind == Envelope::Kind::Control) control_++;
+    if (env->kind == Envelope::Kind::App) app_++;
     wire_[id].env = std::move(env);
     return id;
   }
@@ -87,6 +88,8 @@ class BasicWireRegistry {
   std::size_t size() const { return wire_.size(); }
   /** @brief Protocol control messages on the wire. */
   int control_messages() const { return control_; }
+  /** @brief Application messages on the wire. */
+  int app_messages() const { return app_; }
 
  private:
   struct Entry {
@@ -95,12 +98,14 @@ class BasicWireRegistry {
   };
   void left_wire(const Envelope& env) {
     if (env.kind == Envelope::Kind::Control) control_--;
+    if (env.kind == Envelope::Kind::App) app_--;
   }
 
   std::unordered_map<std::uint64_t, Entry> wire_;
   std::unordered_map<std::uint64_t, Entry> purged_; // lost with a failed node, freed at the end of the run
   std::uint64_t next_id_ = 1;
   int control_ = 0;
+  int app_ = 0;
 };
 
 /** @brief The engine's registry: an envelope travels in a SimGrid comm. */

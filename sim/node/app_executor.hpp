@@ -26,6 +26,8 @@ class AppExecutor {
   const AppStateValue& state() const { return state_; }
   bool paused() const { return paused_; }
   bool computing() const { return computing_; }
+  /** @brief The application waits for a message (or for the end of one of its sends). */
+  bool waiting() const { return waiting_; }
   /** @brief The application has done all its work and sent all its messages (false for a
    *  service). */
   bool finished() const { return state_ && state_->finished && state_->held.empty(); }

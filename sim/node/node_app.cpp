@@ -7,7 +7,10 @@
 
 namespace ckptsim {
 
-void NodeRuntime::finish_step() { app_.finish_step(now()); }
+void NodeRuntime::finish_step() {
+  app_.finish_step(now());
+  run_.note_progress(id_, app_.state()->work_done, app_.state()->delivered);
+}
 
 void NodeRuntime::pump() {
   if (app_.stopped_at_step_end(now())) agent_->on_app_stopped(*this); // the step under way when asked is over

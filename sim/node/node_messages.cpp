@@ -95,6 +95,7 @@ void NodeRuntime::deliver(const AppMessage& msg, const PayloadPtr& piggyback) {
   run_.oracle().on_deliver(id_, msg.src, msg.seq, msg.digest);
   app_.deliver(msg);
   run_.stats().add("app.delivered");
+  run_.note_progress(id_, app_.state()->work_done, app_.state()->delivered);
   if (run_.trace().enabled(1)) trace_event(1, "app_deliver", message_fields(msg, piggyback));
 }
 

@@ -76,6 +76,9 @@ class NodeRuntime : public NodeContext {
   double current_work() const { return app_.work_done(now()); }
   /** @brief The protocol paused the application (the watchdog's report of a stuck run). */
   bool app_paused() const { return app_.paused(); }
+  bool app_waiting() const { return app_.waiting(); }
+  /** @brief Messages the application produced and holds until their receives are posted. */
+  std::size_t app_held() const { return service_ || !app_.state() ? 0 : app_.state()->held.size(); }
   /** @brief What the agent waits for (the watchdog's report of a stuck run). */
   std::string pending() const { return agent_->pending(); }
   /** @brief The node's actor (a rendezvous wake-up is sent on its behalf). */

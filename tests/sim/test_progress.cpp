@@ -143,7 +143,21 @@ class FreezeAgent : public Agent {
   void on_failure_detected(NodeContext&, const FailureNotice&) override {}
 };
 
+// Never delivers an application message; a restarted process starts again from its initial state.
+class DropAgent : public Agent {
+ public:
+  void on_restart(NodeContext& ctx, const FailureNotice&) override {
+    ctx.restore(ctx.initial_snapshot(), "test-drop restart");
+    ctx.resume_app();
+    ctx.restart_complete();
+  }
+  void on_failure_detected(NodeContext&, const FailureNotice&) override {}
+  void on_app_receive(NodeContext&, const AppMessage&, const PayloadPtr&) override {}
+};
+
 const ProtocolRegistration hold = register_test_protocol<HoldAgent>("test-hold", "tests only: never idle");
+const ProtocolRegistration drop =
+    register_test_protocol<DropAgent>("test-drop", "tests only: application messages are never delivered");
 const ProtocolRegistration freeze =
     register_test_protocol<FreezeAgent>("test-freeze", "tests only: the application never runs");
 
@@ -175,10 +189,43 @@ TEST(Watchdog, RunWhereNothingHappensEndsAsStuck) {
   ASSERT_EQ(r.exit_status, 0) << r.error;
   const auto& res = r.document["results"];
   const std::string status = res["status"];
-  EXPECT_EQ(status.rfind("stuck: c0-0, c0-1: application paused by the protocol (the application made no progress", 0),
+  EXPECT_EQ(status.rfind("stuck: c0-0, c0-1: application paused by the protocol (the application went no further "
+                         "since 0 s",
+                         0),
             0u)
       << status;
   EXPECT_DOUBLE_EQ(res["end_date"].get<double>(), 100.0);
+}
+
+TEST(Watchdog, RunStuckWhileFailuresKeepStrikingEndsAsStuck) {
+  // Rank 0 computes 1 s and waits for a message the protocol never delivers. Its node fails every
+  // 100 s (detected 1 s later, back 2 s after the failure), and each time it computes its 1 s
+  // again: work redone, no progress. Idle: 1..100 s (99 s), 103..200 s and 203..300 s (97 s
+  // each): with a limit of 300 s, stuck at 303 + 7 = 310 s, after 3 failures. (Counting only
+  // idle stretches in a row, reset by the recomputation, it ran until the end date.)
+  const std::string trace = temp_path("stuck_failures.ti");
+  std::ofstream(trace) << "0 compute 1e9\n0 recv 1 0 100\n1 send 0 0 100\n";
+  const std::string failures = temp_path("stuck_failures.txt");
+  {
+    std::ofstream f(failures);
+    for (int t = 100; t <= 5000; t += 100) f << t << " c0-0\n";
+  }
+  json topo = small_topology(1, 2, INFINITY);
+  topo["failures"] = {{"model", "trace"}, {"trace", failures}, {"detection_delay", 1}, {"downtime", 2}};
+  RunConfig c = make_config(topo, json{{"kind", "mpi-trace"}, {"trace", trace}, {"sends", "eager"}});
+  c.options.protocol = "test-drop";
+  c.options.stall_limit = 300;
+  c.options.end_date = 6000;
+  const auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  const std::string status = res["status"];
+  EXPECT_EQ(status.rfind("stuck: ", 0), 0u) << status;
+  EXPECT_EQ(status.rfind("stuck: c0-0: application waits for a message (the application went no further since 1 s", 0),
+            0u)
+      << status;
+  EXPECT_NEAR(res["end_date"].get<double>(), 310.0, 1e-6);
+  EXPECT_EQ(res["failures"], 3);
 }
 
 TEST(Watchdog, StuckRunExitsWithStatus3AndWritesItsResults) {

@@ -77,19 +77,40 @@ TEST(Termination, HeldOpenTimeAddsUpTheStretchesWithEveryProcessFinishedAndTheEn
   EXPECT_DOUBLE_EQ(t.held_open(31.5), 6.5);
 }
 
-TEST(Termination, ComputingIsProgressAndNotesTheActivity) {
+TEST(Termination, IdleTimeCountsEveryIdleStretchSinceTheFurthestProgress) {
   Termination t;
   t.reset(2, 2);
+  EXPECT_DOUBLE_EQ(t.idle(3.0), 3.0); // nothing computes yet
   t.set_computing(1, true, 3.0);
-  EXPECT_TRUE(t.computing());
-  EXPECT_DOUBLE_EQ(t.last_activity(), 3.0);
-  t.set_computing(1, true, 4.0); // no change: no activity
-  EXPECT_DOUBLE_EQ(t.last_activity(), 3.0);
+  EXPECT_TRUE(t.busy());
+  EXPECT_DOUBLE_EQ(t.idle(10.0), 3.0); // computing is not idle
   t.set_computing(1, false, 6.0);
-  EXPECT_FALSE(t.computing());
-  EXPECT_DOUBLE_EQ(t.last_activity(), 6.0);
-  t.note_activity(7.0);
-  EXPECT_DOUBLE_EQ(t.last_activity(), 7.0);
+  t.note_progress(1, 3.0, 0, 6.0); // the step ended: further than ever
+  EXPECT_DOUBLE_EQ(t.last_progress(), 6.0);
+  EXPECT_DOUBLE_EQ(t.idle(8.0), 2.0);
+  // A failure: the node is down (busy), then redoes the same step: no progress, and the idle
+  // stretches before and after add up.
+  t.set_engine_waiting(true, 8.0);
+  t.set_engine_waiting(false, 20.0);
+  EXPECT_DOUBLE_EQ(t.idle(20.0), 2.0);
+  t.set_computing(1, true, 21.0);
+  t.set_computing(1, false, 24.0);
+  t.note_progress(1, 3.0, 0, 24.0); // redone: not further
+  EXPECT_DOUBLE_EQ(t.last_progress(), 6.0);
+  EXPECT_DOUBLE_EQ(t.idle(30.0), 2.0 + 1.0 + 6.0);
+  t.note_progress(0, 0.0, 1, 30.0); // node 0's first delivery: further
+  EXPECT_DOUBLE_EQ(t.idle(31.0), 1.0);
+  EXPECT_DOUBLE_EQ(t.last_progress(), 30.0);
+  // A message crossing a slow link, a restart overhead, every process finished: not idle.
+  t.set_app_on_wire(true, 31.0);
+  t.set_app_on_wire(false, 40.0);
+  EXPECT_DOUBLE_EQ(t.idle(41.0), 2.0);
+  t.busy_until(41.0, 45.0);
+  EXPECT_DOUBLE_EQ(t.idle(44.0), 2.0);
+  EXPECT_DOUBLE_EQ(t.idle(46.0), 3.0);
+  t.set_finished(0, true, 46.0);
+  t.set_finished(1, true, 46.0);
+  EXPECT_DOUBLE_EQ(t.idle(100.0), 3.0);
 }
 
 TEST(RunEnd, StatusAndCutFollowTheReason) {

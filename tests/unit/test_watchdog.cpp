@@ -14,11 +14,11 @@ TEST(Watchdog, FinishedRunHeldOpenIsStuckAfterTheLimit) {
                   .all_finished = true,
                   .held_open = 500,
                   .first_finished = 500,
-                  .last_activity = 990,
-                  .busy = false};
+                  .idle = 10,
+                  .last_progress = 990};
   auto v = check_progress(s);
   EXPECT_FALSE(v.stuck);
-  EXPECT_DOUBLE_EQ(v.next_check, 4100); // 3100 s of holding left: earlier than the activity rule's 990 + 3600
+  EXPECT_DOUBLE_EQ(v.next_check, 4100); // 3100 s of holding left: earlier than the idle rule's 1000 + 3590
   s.now = 4100;
   s.held_open = 3600;
   v = check_progress(s);
@@ -34,31 +34,33 @@ TEST(Watchdog, FailuresThatCutTheHoldingShortDoNotExcuseIt) {
                   .all_finished = false,
                   .held_open = 3600,
                   .first_finished = 20000,
-                  .last_activity = 89999,
-                  .busy = true};
+                  .idle = 0,
+                  .last_progress = 89999};
   EXPECT_TRUE(check_progress(s).stuck);
   s.held_open = 3599;
   const auto v = check_progress(s);
   EXPECT_FALSE(v.stuck);
-  EXPECT_DOUBLE_EQ(v.next_check, 90000 + 3600); // not all finished now: only the activity rule's date
+  EXPECT_DOUBLE_EQ(v.next_check, 90000 + 3600); // not all finished now: only the idle rule's date
 }
 
-TEST(Watchdog, NoApplicationProgressIsStuckAfterTheLimit) {
-  ProgressState s{.now = 100, .limit = 50, .last_activity = 20};
+TEST(Watchdog, IdleForTheLimitSinceTheFurthestProgressIsStuck) {
+  ProgressState s{.now = 100, .limit = 50, .idle = 50, .last_progress = 20};
   auto v = check_progress(s);
   ASSERT_TRUE(v.stuck);
-  EXPECT_NE(v.why.find("since 20 s"), std::string::npos) << v.why;
-  s.now = 69;
+  EXPECT_NE(v.why.find("no further since 20 s"), std::string::npos) << v.why;
+  s.idle = 49;
   v = check_progress(s);
   EXPECT_FALSE(v.stuck);
-  EXPECT_DOUBLE_EQ(v.next_check, 70);
+  EXPECT_DOUBLE_EQ(v.next_check, 101); // idle time grows at most as fast as the clock
 }
 
-TEST(Watchdog, ComputingOrAPendingRestartIsProgress) {
-  ProgressState s{.now = 1e6, .limit = 50, .last_activity = 0, .busy = true};
+TEST(Watchdog, BusyTimeIsNotIdle) {
+  // A million seconds since the last progress, spent computing or with a failed node pending
+  // but for 10 s: not stuck, and looked at again when the 40 s left could have passed.
+  ProgressState s{.now = 1e6, .limit = 50, .idle = 10, .last_progress = 0};
   auto v = check_progress(s);
   EXPECT_FALSE(v.stuck);
-  EXPECT_DOUBLE_EQ(v.next_check, 1e6 + 50); // looks again one limit later
+  EXPECT_DOUBLE_EQ(v.next_check, 1e6 + 40);
 }
 
 TEST(Watchdog, InfiniteLimitNeverStops) {
