@@ -8,6 +8,8 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
@@ -114,4 +116,20 @@ TEST(CliCompare, PlotDrawsTheTableAsAnImage) {
   EXPECT_EQ(bad.status, 2) << bad.out;
   EXPECT_NE(bad.out.find("--plot"), std::string::npos) << bad.out;
   EXPECT_EQ(bad.out.find("makespan"), std::string::npos) << "it ran the protocols: " << bad.out;
+}
+
+TEST(CliCompare, AFailedDrawingExitsWith1AfterTheTable) {
+  // A drawing script that refuses its input (exit 2): the runs are done, the table printed; the
+  // command says the drawing failed and exits 1, not 2 (which would say the user's input was bad).
+  const std::string dir = temp_path("compare_plot_fails");
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/compare.py") << "import sys\nsys.exit(2)\n";
+  setenv("CKPTSIM_PLOTS", dir.c_str(), 1);
+  auto r = run_compare("--protocols none --seed 3 --set topology/clusters/0/nodes=3 --set topology/clusters/1/nodes=3 "
+                       "--set application/total_time=1h --plot " +
+                       temp_path("compare_plot_fails.png"));
+  unsetenv("CKPTSIM_PLOTS");
+  EXPECT_EQ(r.status, 1) << r.out;
+  EXPECT_NE(r.out.find("makespan"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("compare --plot: drawing"), std::string::npos) << r.out;
 }
