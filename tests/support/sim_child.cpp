@@ -9,10 +9,13 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ckptsim::test_support {
 
@@ -140,9 +143,42 @@ std::string slurp(const std::string& path) {
   return ss.str();
 }
 
+namespace {
+// The paths temp_path gave out, removed (files or folders) when the test program ends, unless a
+// test failed: then they stay for a look. Each ctest test is a process of its own, so /tmp does
+// not fill up over runs of the suite.
+class TempFiles : public ::testing::Environment {
+ public:
+  void add(std::string path) {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    paths_.push_back(std::move(path));
+  }
+  void TearDown() override {
+    if (::testing::UnitTest::GetInstance()->Failed()) return;
+    std::error_code ec;
+    for (const auto& p : paths_) std::filesystem::remove_all(p, ec);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> paths_;
+};
+
+TempFiles& temp_files() {
+  static TempFiles* files = [] {
+    auto* f = new TempFiles; // owned by googletest
+    ::testing::AddGlobalTestEnvironment(f);
+    return f;
+  }();
+  return *files;
+}
+} // namespace
+
 std::string temp_path(const std::string& name) {
   static std::atomic<int> counter{0};
-  return fmt::format("{}ckptsim-{}-{}-{}", ::testing::TempDir(), getpid(), counter++, name);
+  std::string path = fmt::format("{}ckptsim-{}-{}-{}", ::testing::TempDir(), getpid(), counter++, name);
+  temp_files().add(path);
+  return path;
 }
 
 } // namespace ckptsim::test_support
