@@ -16,7 +16,7 @@ namespace ckptsim {
 struct RunOptions {
   std::string protocol = "none";
   std::map<std::string, std::string> params; // protocol parameters, --param key=value
-  std::uint64_t seed = 1;
+  std::uint64_t seed = 1; // the library default (tests, sweeps); the CLI's is 2: its default scenario shows recoveries
   double end_date = std::numeric_limits<double>::infinity(); // stop the simulation at this date
   double stall_limit = -1; // the watchdog's limit (seconds, inf: off); negative: default_stall_limit
   std::string trace_file;
