@@ -121,6 +121,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   } catch (const std::invalid_argument& e) {
     throw InputError("environment", "CKPTSIM_COMM_PROXIES", e.what());
   }
+  plan_contexts_for_run();
 }
 
 sg4::Host* Run::host_of(NodeId endpoint) const {

@@ -9,6 +9,7 @@
  * the Run is the engine, not a channel between protocols. */
 #pragma once
 
+#include "sim/engine/contexts.hpp"
 #include "sim/engine/recovery_tracker.hpp"
 #include "sim/engine/rendezvous.hpp"
 #include "sim/engine/run_config.hpp"
@@ -173,6 +174,10 @@ class Run {
 
  private:
   void create_actors();
+  /** @brief Sizes SimGrid's contexts for this run's actors (run_contexts.cpp); InputError when
+   *  they cannot fit. Before the first actor exists. */
+  void plan_contexts_for_run();
+  nlohmann::ordered_json contexts_json() const;
   // run_watchdog.cpp: a run that cannot progress ends as stuck (sim/engine/watchdog.hpp).
   void start_watchdog();
   /** @brief Whether the run is held open now (every process finished, no recovery, no deferred
@@ -240,6 +245,8 @@ class Run {
   std::vector<NodeRuntime*> runtimes_;
   RendezvousBoard rendezvous_;
   CommProxies::Mode proxy_mode_ = CommProxies::Mode::Auto;
+  ContextPlan contexts_;
+  std::string context_factory_;
   CommProxies proxies_{[this](NodeId e) { return host_of(e); }, [this](NodeId e) { return bool(up_[e]); }};
   Termination termination_;
   double stall_limit_ = 3600;

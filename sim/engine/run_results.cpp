@@ -64,6 +64,7 @@ RunResult Run::collect(double wall_seconds) {
                 {"stall_limit", std::isfinite(stall_limit_) ? nlohmann::ordered_json(stall_limit_) : nullptr},
                 {"overrides", o.overrides},
                 {"simgrid_args", o.simgrid_args},
+                {"contexts", contexts_json()},
                 {"files",
                  {{"topology", config_.topology_file},
                   {"application", config_.application_file},

@@ -19,7 +19,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-IGNORED = {("results", "wall_time_s"), ("results", "events"), ("ckptsim",)}
+# Not simulated results: the wall time, and how the machine ran the run (SimGrid's contexts are
+# sized from the machine's limits).
+IGNORED = {("results", "wall_time_s"), ("results", "events"), ("ckptsim",), ("run", "contexts")}
 
 
 def strip(doc):
