@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""bench_scale: wall time and peak memory of ckptsim at two scales, protocol "none".
+"""bench_scale: wall time and peak memory of ckptsim at several scales.
 
 Measures, one ckptsim process per case:
   default          the embedded default scenario as shipped (2 x 100 nodes, 10 h, MTBF 10 h), once
@@ -9,6 +9,11 @@ Measures, one ckptsim process per case:
   big-fail         the same with a federation MTBF of 10 h (protocol none restarts everything from
                    scratch at each failure: about 100 simulated hours are needed on average, so
                    this case is always cut by --end)
+  huge-nofail      100 clusters x 1,000 nodes (100,000 processes), as big-nofail (issue 19: no
+                   option needed, the engine sizes SimGrid's contexts), probed and cut like it
+  hc3i-4x1000      protocol hc3i, 4 clusters x 1,000 nodes of the large federation, no failure,
+  hc3i-8x1000      1 simulated hour (--end 1h): issue 19's hc3i figures
+The cases run protocol "none" unless named after another.
 For each: wall time, CPU time (user + system: less sensitive than wall time to other load on
 the machine), peak resident memory of the child (ru_maxrss from wait4: the kernel's
 VmHWM of that process, the figure `/usr/bin/time -v` prints as "Maximum resident set size"),
@@ -80,11 +85,11 @@ def big_scenario(folder, clusters, nodes, hours, mtbf):
     return paths
 
 
-def run_case(binary, args, folder, tag, timeout):
+def run_case(binary, args, folder, tag, timeout, protocol="none"):
     """Runs ckptsim once; returns a dict of measures (peak memory from wait4)."""
     out = os.path.join(folder, f"{tag}.json")
     err_path = os.path.join(folder, f"{tag}.stderr")
-    cmd = [binary, "run", "--protocol", "none", "--quiet", "--progress", "true", "--output", out] + args
+    cmd = [binary, "run", "--protocol", protocol, "--quiet", "--progress", "true", "--output", out] + args
     start = time.monotonic()
     with open(err_path, "w") as err:
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
@@ -183,8 +188,15 @@ def main():
 
     folder = a.keep or tempfile.mkdtemp(prefix="bench_scale.")
     os.makedirs(folder, exist_ok=True)
-    topo, app = big_scenario(folder, a.clusters, a.nodes, a.hours, a.mtbf)
-    big = ["--topology", topo, "--application", app]
+
+    def federation(clusters):
+        """The large federation's files with @p clusters clusters, in a folder of their own."""
+        sub_folder = os.path.join(folder, f"{clusters}x{a.nodes}")
+        os.makedirs(sub_folder, exist_ok=True)
+        topo, app = big_scenario(sub_folder, clusters, a.nodes, a.hours, a.mtbf)
+        return ["--topology", topo, "--application", app]
+
+    big = federation(a.clusters)
     common = ["--seed", a.seed] + a.extra
     print(f"bench_scale: {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} CPUs, ckptsim {a.ckptsim}, files in {folder}")
     print(f"large federation: {a.clusters} x {a.nodes} nodes, {a.hours:g} h application; budget {a.budget:.0f} s per run")
@@ -196,15 +208,19 @@ def main():
                 show(f"{case}, seed {seed}", run_case(a.ckptsim, args, folder, f"{case}-{seed}", 2 * a.budget))
         elif case == "default-nofail":
             show(case, run_case(a.ckptsim, common + ["--set", "topology/mtbf=inf"], folder, case, 2 * a.budget))
-        elif case in ("big-nofail", "big-fail"):
-            args = big + common + (["--set", "topology/mtbf=inf"] if case == "big-nofail" else [])
+        elif case in ("hc3i-4x1000", "hc3i-8x1000"):
+            args = federation(int(case[5])) + common + ["--set", "topology/mtbf=inf", "--end", "1h"]
+            show(case, run_case(a.ckptsim, args, folder, case, 2 * a.budget, protocol="hc3i"))
+        elif case in ("big-nofail", "big-fail", "huge-nofail"):
+            args = (federation(100) if case == "huge-nofail" else big) + common + (
+                ["--set", "topology/mtbf=inf"] if case != "big-fail" else [])
             probe = run_case(a.ckptsim, args + ["--end", a.probe], folder, case + "-probe", 2 * a.budget)
             show(f"{case}, probe to {a.probe}", probe)
             if "failed" in probe:
                 continue
             # The probe's whole wall time includes start-up; its engine speed projects the rest.
             startup = probe["wall_s"] - probe["engine_wall_s"]
-            target = a.hours * 3600 * 1.05 if case == "big-nofail" else a.fail_end * 3600
+            target = a.fail_end * 3600 if case == "big-fail" else a.hours * 3600 * 1.05
             projected = startup + target / probe["sim_per_wall"]
             end = []
             if case == "big-fail" or projected > a.budget:
