@@ -12,17 +12,8 @@ using namespace ckptsim::test_support;
 
 namespace {
 
-// Restarts only the victim, from scratch: the others keep what they received from its undone
-// execution.
-class LocalRestartAgent : public Agent {
- public:
-  void on_restart(NodeContext& ctx, const FailureNotice&) override {
-    ctx.restore(ctx.initial_snapshot(), "test");
-    ctx.resume_app();
-    ctx.restart_complete();
-  }
-  void on_failure_detected(NodeContext&, const FailureNotice&) override {}
-};
+// LocalRestartAgent (test_protocol.hpp) restarts only the victim, from scratch: the others keep
+// what they received from its undone execution.
 
 class DuplicatingAgent : public LocalRestartAgent {
  public:

@@ -144,14 +144,8 @@ class FreezeAgent : public Agent {
 };
 
 // Never delivers an application message; a restarted process starts again from its initial state.
-class DropAgent : public Agent {
+class DropAgent : public LocalRestartAgent {
  public:
-  void on_restart(NodeContext& ctx, const FailureNotice&) override {
-    ctx.restore(ctx.initial_snapshot(), "test-drop restart");
-    ctx.resume_app();
-    ctx.restart_complete();
-  }
-  void on_failure_detected(NodeContext&, const FailureNotice&) override {}
   void on_app_receive(NodeContext&, const AppMessage&, const PayloadPtr&) override {}
 };
 

@@ -15,6 +15,18 @@ class SingleAgentModule : public ProtocolModule {
   std::unique_ptr<Agent> make_agent(NodeId, bool) const override { return std::make_unique<A>(); }
 };
 
+/** @brief An agent that restarts only its failed process, from the initial state, and otherwise
+ *  delivers every message as it comes: the base of the tests' broken protocols. */
+class LocalRestartAgent : public Agent {
+ public:
+  void on_restart(NodeContext& ctx, const FailureNotice&) override {
+    ctx.restore(ctx.initial_snapshot(), "test");
+    ctx.resume_app();
+    ctx.restart_complete();
+  }
+  void on_failure_detected(NodeContext&, const FailureNotice&) override {}
+};
+
 /** @brief Registers @p A's protocol as @p name (a static object of the test file). */
 template <class A>
 ProtocolRegistration register_test_protocol(const std::string& name, const std::string& description) {
