@@ -6,6 +6,8 @@
 #include "protocols/hc3i/ddv.hpp"
 #include "sim/net/envelope.hpp"
 
+#include <boost/container/flat_map.hpp>
+
 #include <array>
 #include <map>
 #include <memory>
@@ -75,10 +77,12 @@ struct Piggyback : Payload {
 
 /** @brief A control message body: a few integers and, for some types, vectors or lists. */
 struct Body : Payload {
-  std::map<std::string, std::uint64_t> ints;
+  // Flat maps: a body is built per control message sent (one block, not a tree node per field);
+  // iterated in key order like the std::map they replace (traces unchanged).
+  boost::container::flat_map<std::string, std::uint64_t> ints;
   Ddv ddv;                           // REQ, FORCE (transitive), GC_COLLECT/GC_APPLY (worst SNs)
   std::vector<std::uint64_t> epochs; // GC_RESP: the epochs its leader knows; GC_COLLECT/GC_APPLY: each cluster's epoch
-  std::map<std::int64_t, std::uint64_t> counts;                     // READY: sent per peer; SAVE: expected per peer
+  boost::container::flat_map<std::int64_t, std::uint64_t> counts;   // READY: sent per peer; SAVE: expected per peer
   ClcList clcs;                                                     // GC_RESP, ROLLBACK to a restarted node
   std::vector<std::vector<std::pair<std::uint64_t, Sn>>> rollbacks; // ROLLBACK to a restarted node
   std::uint64_t get(const std::string& k) const {

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "protocols/common/index_set.hpp"
+#include "protocols/common/peer_map.hpp"
 #include "protocols/common/period_timer.hpp"
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/hc3i/ddv.hpp"
@@ -52,11 +53,13 @@ struct LogEntry {
 struct SavedState {
   Sn sn = 0;
   Ddv ddv;
-  std::map<NodeId, std::uint64_t> sent;       // intra-cluster messages sent, per peer
-  std::map<NodeId, std::uint64_t> received;   // intra-cluster messages delivered, per peer
-  std::map<NodeId, std::uint64_t> inter_sent; // inter-cluster messages sent, per peer: the next channel index
-  std::map<NodeId, IndexSet> inter_delivered; // inter-cluster channel indices delivered, per sender
-  std::vector<LogEntry> log;                  // restored only by a node that lost its memory
+  // Per peer, in flat maps (sorted vectors): a CLC copies them into its checkpoint, one block
+  // each instead of a tree node per peer met.
+  PeerMap<std::uint64_t> sent;       // intra-cluster messages sent, per peer
+  PeerMap<std::uint64_t> received;   // intra-cluster messages delivered, per peer
+  PeerMap<std::uint64_t> inter_sent; // inter-cluster messages sent, per peer: the next channel index
+  PeerMap<IndexSet> inter_delivered; // inter-cluster channel indices delivered, per sender
+  std::vector<LogEntry> log;         // restored only by a node that lost its memory
 };
 
 class Node : public Agent {
@@ -173,7 +176,7 @@ class Node : public Agent {
     bool forced = false;
     bool drained = false; // SAVE received and every expected message delivered
     bool saved = false;
-    std::map<NodeId, std::uint64_t> expected;
+    PeerMap<std::uint64_t> expected;
     bool have_expected = false;
   } part_;
 
@@ -186,7 +189,9 @@ class Node : public Agent {
     bool initial = false;
     int readies = 0;
     int acks = 0;
-    std::map<NodeId, std::map<NodeId, std::uint64_t>> sent; // sender -> receiver -> count
+    // receiver -> (sender, count) as the READYs said, in arrival order: each SAVE takes its row
+    // (filling a sender -> receiver table and reading it by column cost n^2 lookups per CLC).
+    std::map<NodeId, std::vector<std::pair<NodeId, std::uint64_t>>> to_receive;
     double started = 0;
   } round_;
   Ddv wanted_; // DDV entries forced CLCs were asked for (merged into the next CLC)

@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ckptsim::hc3i {
 
 void Node::maybe_start_clc(NodeContext& ctx) {
@@ -62,7 +64,8 @@ void Node::on_req(NodeContext& ctx, const Body& b) {
   update_app(ctx); // stops the application: nothing is sent until the commit
   auto r = std::make_shared<Body>();
   r->ints = {{"number", part_.number}};
-  for (const auto& [peer, n] : cur_.sent) r->counts[peer] = n;
+  r->counts.reserve(cur_.sent.size());
+  for (const auto& [peer, n] : cur_.sent) r->counts.emplace_hint(r->counts.end(), peer, n); // both sorted
   if (is_leader())
     on_ready(ctx, self_, *r);
   else
@@ -71,16 +74,16 @@ void Node::on_req(NodeContext& ctx, const Body& b) {
 
 void Node::on_ready(NodeContext& ctx, NodeId from, const Body& b) {
   if (!round_.active || b.get("number") != round_.number) return;
-  auto& row = round_.sent[from];
-  for (const auto& [peer, n] : b.counts) row[static_cast<NodeId>(peer)] = n;
+  for (const auto& [peer, n] : b.counts)
+    if (peer != from) round_.to_receive[static_cast<NodeId>(peer)].emplace_back(from, n);
   if (++round_.readies < static_cast<int>(members_.size())) return;
   // Every node has stopped: node r must receive what each peer says it sent to r.
   for (NodeId r : members_) {
     auto s = std::make_shared<Body>();
     s->ints = {{"number", round_.number}};
-    for (const auto& [sender, counts] : round_.sent) {
-      auto it = counts.find(r);
-      if (sender != r && it != counts.end()) s->counts[sender] = it->second;
+    if (auto row = round_.to_receive.find(r); row != round_.to_receive.end()) {
+      std::sort(row->second.begin(), row->second.end());
+      s->counts.insert(boost::container::ordered_unique_range, row->second.begin(), row->second.end());
     }
     if (r == self_)
       on_save(ctx, *s);
@@ -91,16 +94,20 @@ void Node::on_ready(NodeContext& ctx, NodeId from, const Body& b) {
 
 void Node::on_save(NodeContext& ctx, const Body& b) {
   if (!part_.active || b.get("number") != part_.number) return;
-  for (const auto& [peer, n] : b.counts) part_.expected[static_cast<NodeId>(peer)] = n;
+  part_.expected.reserve(b.counts.size());
+  for (const auto& [peer, n] : b.counts)
+    part_.expected.emplace_hint(part_.expected.end(), static_cast<NodeId>(peer), n);
   part_.have_expected = true;
   check_drained(ctx);
 }
 
 void Node::check_drained(NodeContext& ctx) {
   if (!part_.active || !part_.have_expected || part_.drained) return;
+  // Both sorted by peer: one walk.
+  auto it = cur_.received.begin();
   for (const auto& [peer, n] : part_.expected) {
-    auto it = cur_.received.find(peer);
-    if ((it == cur_.received.end() ? 0 : it->second) < n) return;
+    while (it != cur_.received.end() && it->first < peer) ++it;
+    if ((it == cur_.received.end() || it->first != peer ? 0 : it->second) < n) return;
   }
   part_.drained = true;
   // The state a rollback to this CLC restores: its SN, and the dependencies of what it has
