@@ -10,6 +10,7 @@
 
 #include <simgrid/s4u.hpp>
 
+#include <deque>
 #include <memory>
 #include <vector>
 
@@ -52,7 +53,10 @@ class Outbox {
   const NodeId self_;
   const Incarnation inc_;
   ChannelSender channels_;
-  std::vector<PendingSend> sends_;  // oldest first
+  // Oldest first. A deque: sends end roughly in the order they started, so the one that ends is
+  // near the front, and erasing it moves the few before it, not every later one (a leader's
+  // broadcast to 1,000 members erased from a vector cost 1,000^2 / 2 moves).
+  std::deque<PendingSend> sends_;
   std::size_t awaited_ = 0;         // sends_ with an awaited message
   std::vector<std::size_t> waited_; // the sends_ index of each comm add_waited() appended
 };
