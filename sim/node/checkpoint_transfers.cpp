@@ -30,9 +30,10 @@ void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
   run_.stats().max("storage.held_checkpoints_max", static_cast<double>(run_.store().held()));
   run_.stats().max("storage.held_bytes_max", run_.store().held_bytes());
   int started = 0;
+  const bool traced = run_.trace().enabled(1); // the names are built for the trace only
   nlohmann::ordered_json holders = nlohmann::ordered_json::array();
   for (Holder h : run_.remote_holders(self_, number)) {
-    holders.push_back(run_.holder_name(h));
+    if (traced) holders.push_back(run_.holder_name(h));
     if (!run_.holder_up(h)) { // a buddy that is down cannot take the copy
       run_.stats().add("storage.copies_failed");
       continue;
@@ -42,7 +43,7 @@ void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
     io_.push_back({comm, true, number, h});
     started++;
   }
-  node_.trace_event(1, "ckpt_save", {{"number", number}, {"bytes", bytes}, {"copies", holders}});
+  if (traced) node_.trace_event(1, "ckpt_save", {{"number", number}, {"bytes", bytes}, {"copies", holders}});
   run_.stats().add("storage.saves");
   if (started == 0)
     completed_.push_back({true, number});

@@ -8,8 +8,10 @@
 #include "sim/protocol/protocol.hpp"
 #include "sim/storage/placement.hpp"
 
+#include <boost/container/flat_set.hpp>
+
 #include <map>
-#include <set>
+#include <vector>
 
 namespace ckptsim {
 
@@ -18,7 +20,7 @@ class CheckpointStore {
   struct Entry {
     Snapshot snapshot;
     double bytes = 0;
-    std::set<Holder> holders; // complete copies
+    boost::container::flat_set<Holder> holders; // complete copies (a few: one block, not a node each)
   };
 
   /** @brief A new checkpoint with its local copy (the node's memory). */
@@ -30,7 +32,7 @@ class CheckpointStore {
   const Entry* find(NodeId node, std::uint64_t number) const;
   /** @brief Checkpoints stored and their bytes, each checkpoint counted once whatever its copies
    *  (the storage a protocol holds: GC and rollbacks lower it). */
-  std::size_t held() const { return entries_.size(); }
+  std::size_t held() const { return held_; }
   double held_bytes() const { return held_bytes_; }
   /** @brief Bytes of every complete copy in memory or on a server (a checkpoint with its local copy
    *  and DF remote ones counts DF + 1 times): what the storage model really holds, now and at most. */
@@ -39,8 +41,14 @@ class CheckpointStore {
 
  private:
   void copies_changed(double delta);
+  Entry* entry(NodeId node, std::uint64_t number);
 
-  std::map<std::pair<NodeId, std::uint64_t>, Entry> entries_;
+  // Per node (NodeId indexes the vector, grown on demand), by number: the same order as one map
+  // keyed by (node, number), so walks over every entry add up in the same order, but each lookup
+  // searches one node's few checkpoints instead of a tree of every node's (2.5 % of hc3i on
+  // 4 x 1,000 nodes).
+  std::vector<std::map<std::uint64_t, Entry>> entries_;
+  std::size_t held_ = 0;
   double held_bytes_ = 0;
   double copy_bytes_ = 0;
   double copy_bytes_max_ = 0;

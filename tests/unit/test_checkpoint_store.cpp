@@ -21,5 +21,5 @@ TEST(CheckpointStore, HeldBytesFollowSavesReplacementsAndDiscards) {
   EXPECT_EQ(store.held(), 1u);
   EXPECT_DOUBLE_EQ(store.held_bytes(), 5e5);
   ASSERT_NE(store.find(0, 1), nullptr);
-  EXPECT_EQ(store.find(0, 1)->holders, (std::set<Holder>{0})); // the replacement starts with its local copy
+  EXPECT_EQ(store.find(0, 1)->holders, (decltype(CheckpointStore::Entry::holders){0})); // the replacement starts with its local copy
 }
