@@ -9,6 +9,36 @@
 
 namespace ckptsim::hc3i {
 
+SharedDdv::SharedDdv() {
+  static const auto empty = std::make_shared<const Ddv>();
+  v_ = empty;
+}
+
+SharedDdv::SharedDdv(Ddv v)
+    : v_(std::make_shared<const Ddv>(std::move(v))) {}
+
+void to_json(nlohmann::ordered_json& j, const SharedDdv& d) { j = d.get(); }
+
+SharedDdv DdvPool::intern(Ddv v) {
+  std::size_t h = v.size();
+  for (Sn x : v) h ^= std::hash<Sn>{}(x) + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  auto& bucket = by_hash_[h];
+  std::erase_if(bucket, [](const auto& w) { return w.expired(); });
+  for (const auto& w : bucket)
+    if (auto p = w.lock(); *p == v) return SharedDdv(std::move(p));
+  auto p = std::make_shared<const Ddv>(std::move(v));
+  bucket.push_back(p);
+  // Buckets of values nobody interns again keep their expired entries: swept now and then.
+  if (++since_sweep_ >= 4 * by_hash_.size() + 1024) {
+    since_sweep_ = 0;
+    for (auto it = by_hash_.begin(); it != by_hash_.end();) {
+      std::erase_if(it->second, [](const auto& w) { return w.expired(); });
+      it = it->second.empty() ? by_hash_.erase(it) : std::next(it);
+    }
+  }
+  return SharedDdv(std::move(p));
+}
+
 bool needs_forced_clc(const Ddv& ddv, int from, Sn s) { return s > ddv.at(static_cast<std::size_t>(from)); }
 
 std::optional<Sn> rollback_target(const ClcList& clcs, const Ddv& current, int f, Sn s) {
@@ -25,7 +55,7 @@ Ddv restored_dependencies(const ClcList& clcs, Sn sn, std::size_t clusters) {
   for (std::size_t i = 0; i < clcs.size(); i++) {
     if (clcs[i].sn != sn) continue;
     if (!clcs[i].base.empty()) return clcs[i].base;
-    return i > 0 ? clcs[i - 1].ddv : Ddv(clusters, 0);
+    return i > 0 ? clcs[i - 1].ddv.get() : Ddv(clusters, 0);
   }
   return Ddv(clusters, 0); // the initial state
 }
@@ -35,7 +65,7 @@ RecoveryLine recovery_line(std::vector<ClcList> lists, int failed) {
   RecoveryLine line;
   line.rolled_to.assign(lists.size(), std::nullopt);
   std::vector<Ddv> current;
-  for (const auto& l : lists) current.push_back(l.empty() ? Ddv(lists.size(), 0) : l.back().ddv);
+  for (const auto& l : lists) current.push_back(l.empty() ? Ddv(lists.size(), 0) : l.back().ddv.get());
   auto roll = [&](int c, Sn to) {
     auto& l = lists[static_cast<std::size_t>(c)];
     current[static_cast<std::size_t>(c)] = restored_dependencies(l, to, lists.size());

@@ -7,9 +7,14 @@
  *   - the garbage collector's worst SN per cluster, over a simulated failure of each cluster. */
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
+#include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ckptsim::hc3i {
@@ -18,15 +23,55 @@ using Sn = std::uint64_t;
 /** @brief Direct dependency vector of a cluster: [own] = its SN, [i] = last SN received from i. */
 using Ddv = std::vector<Sn>;
 
+/** @brief A DDV stored by many holders, immutable. Every node of a cluster keeps the same DDVs
+ *  with each CLC (its DDV and base) and in each checkpoint: one vector per distinct value
+ *  (DdvPool::intern) instead of one per node, or 2.5 KB per node and CLC at 100 clusters (a
+ *  100 x 100-node federation under a storm of forced CLCs held 1.3 GB after 10 simulated
+ *  minutes, issue 19). Reads like a const Ddv. */
+class SharedDdv {
+ public:
+  SharedDdv();
+  SharedDdv(Ddv v); // NOLINT(google-explicit-constructor): a DDV computed in place is stored as is
+  SharedDdv(std::initializer_list<Sn> v)
+      : SharedDdv(Ddv(v)) {}
+  explicit SharedDdv(std::shared_ptr<const Ddv> v)
+      : v_(std::move(v)) {}
+  operator const Ddv&() const { return *v_; } // NOLINT(google-explicit-constructor)
+  const Ddv& get() const { return *v_; }
+  Sn operator[](std::size_t i) const { return (*v_)[i]; }
+  Sn at(std::size_t i) const { return v_->at(i); }
+  std::size_t size() const { return v_->size(); }
+  bool empty() const { return v_->empty(); }
+  Ddv::const_iterator begin() const { return v_->begin(); }
+  Ddv::const_iterator end() const { return v_->end(); }
+  friend bool operator==(const SharedDdv& a, const SharedDdv& b) { return a.get() == b.get(); }
+  friend bool operator==(const SharedDdv& a, const Ddv& b) { return a.get() == b; }
+
+ private:
+  std::shared_ptr<const Ddv> v_;
+};
+void to_json(nlohmann::ordered_json& j, const SharedDdv& d);
+
+/** @brief Hands out one shared copy per distinct DDV value alive (the nodes of a run share one
+ *  pool; values nobody holds any more are forgotten). */
+class DdvPool {
+ public:
+  SharedDdv intern(Ddv v);
+
+ private:
+  std::unordered_map<std::size_t, std::vector<std::weak_ptr<const Ddv>>> by_hash_;
+  std::size_t since_sweep_ = 0;
+};
+
 /** @brief A committed cluster-level checkpoint: its number (the SN it creates) and its DDV. */
 struct StoredClc {
   Sn sn = 0;
-  Ddv ddv; // stored with the CLC: includes the entry of the message that forced it
+  SharedDdv ddv; // stored with the CLC: includes the entry of the message that forced it
   bool forced = false;
   /** @brief The dependencies of the state the CLC holds: a forced CLC is taken *before* the
    *  delivery that forced it, so after restoring it the cluster depends on less than its DDV
    *  says. Empty: the previous CLC's DDV (zeros for the first). */
-  Ddv base;
+  SharedDdv base;
 };
 /** @brief The CLCs a cluster stores, oldest first (strictly increasing SN). */
 using ClcList = std::vector<StoredClc>;

@@ -25,13 +25,14 @@ class Module : public ProtocolModule {
   bool recovery_needs_quiescence() const override { return true; }
   std::string default_storage() const override { return "buddy"; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool /*service*/) const override {
-    return std::make_unique<Node>(layout_, node, options_);
+    return std::make_unique<Node>(layout_, node, options_, shared_);
   }
   void summarize(const Stats& st, std::string& out) const override;
 
  private:
   const FederationLayout& layout_;
   Options options_;
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
 };
 
 double at(const Stats& st, const char* name, int c) {

@@ -80,7 +80,7 @@ struct Body : Payload {
   // Flat maps: a body is built per control message sent (one block, not a tree node per field);
   // iterated in key order like the std::map they replace (traces unchanged).
   boost::container::flat_map<std::string, std::uint64_t> ints;
-  Ddv ddv;                           // REQ, FORCE (transitive), GC_COLLECT/GC_APPLY (worst SNs)
+  SharedDdv ddv;                     // REQ, FORCE (transitive), GC_COLLECT/GC_APPLY (worst SNs)
   std::vector<std::uint64_t> epochs; // GC_RESP: the epochs its leader knows; GC_COLLECT/GC_APPLY: each cluster's epoch
   boost::container::flat_map<std::int64_t, std::uint64_t> counts;   // READY: sent per peer; SAVE: expected per peer
   ClcList clcs;                                                     // GC_RESP, ROLLBACK to a restarted node

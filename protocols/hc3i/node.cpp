@@ -5,16 +5,17 @@
 
 namespace ckptsim::hc3i {
 
-Node::Node(const FederationLayout& layout, NodeId self, Options options)
+Node::Node(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Shared> shared)
     : layout_(layout)
     , self_(self)
     , cluster_(layout.cluster_of(self))
     , clusters_(layout.num_clusters())
-    , options_(options) {
+    , options_(options)
+    , shared_(std::move(shared)) {
   const auto& cl = layout.cluster(cluster_);
   for (int i = 0; i < cl.size; i++) members_.push_back(cl.first + i);
   leader_ = cl.first;
-  cur_.ddv.assign(static_cast<std::size_t>(clusters_), 0);
+  cur_.ddv = shared_->ddvs.intern(Ddv(static_cast<std::size_t>(clusters_), 0));
   wanted_.assign(static_cast<std::size_t>(clusters_), 0);
   rollbacks_.resize(static_cast<std::size_t>(clusters_));
 }

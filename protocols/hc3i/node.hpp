@@ -36,6 +36,11 @@ struct Options {
   bool transitive = false; // piggyback the whole DDV (report section 7)
 };
 
+/** @brief What the nodes of a run share besides the layout. */
+struct Shared {
+  DdvPool ddvs; // the DDVs stored with CLCs and checkpoints, one copy per distinct value
+};
+
 /** @brief A message this node sent to another cluster, kept in volatile memory. */
 struct LogEntry {
   AppMessage msg;
@@ -47,24 +52,28 @@ struct LogEntry {
   std::uint64_t ack_epoch = 0;  // the receiver cluster's epoch at the acknowledgement
   std::uint64_t sent_epoch = 0; // the epoch the last copy sent carried (what an acknowledgement names)
   std::uint64_t idx = 0;        // its index on the channel to msg.dst (Piggyback::idx)
+  bool operator==(const LogEntry&) const = default;
 };
+using Log = std::vector<LogEntry>;
 
 /** @brief What a CLC saves besides the application state, and a rollback restores. */
 struct SavedState {
   Sn sn = 0;
-  Ddv ddv;
+  SharedDdv ddv; // every node of the cluster holds the same: shared (DdvPool)
   // Per peer, in flat maps (sorted vectors): a CLC copies them into its checkpoint, one block
   // each instead of a tree node per peer met.
   PeerMap<std::uint64_t> sent;       // intra-cluster messages sent, per peer
   PeerMap<std::uint64_t> received;   // intra-cluster messages delivered, per peer
   PeerMap<std::uint64_t> inter_sent; // inter-cluster messages sent, per peer: the next channel index
   PeerMap<IndexSet> inter_delivered; // inter-cluster channel indices delivered, per sender
-  std::vector<LogEntry> log;         // restored only by a node that lost its memory
+  // Restored only by a node that lost its memory. Shared with the node's previous checkpoint
+  // when the log has not changed since (most CLCs of a storm of forced ones).
+  std::shared_ptr<const Log> log;
 };
 
 class Node : public Agent {
  public:
-  Node(const FederationLayout& layout, NodeId self, Options options);
+  Node(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Shared> shared);
 
   void on_start(NodeContext& ctx) override;
   void on_restart(NodeContext& ctx, const FailureNotice& own) override;
@@ -149,6 +158,7 @@ class Node : public Agent {
   const int cluster_;
   const int clusters_;
   const Options options_;
+  const std::shared_ptr<Shared> shared_;
   std::vector<NodeId> members_; // the nodes of this cluster, leader first
   NodeId leader_;
 
@@ -163,7 +173,8 @@ class Node : public Agent {
   std::set<FailureId> open_failures_;                                // heard of, victim not back yet
 
   // Volatile.
-  std::vector<LogEntry> log_;
+  Log log_;
+  std::shared_ptr<const Log> log_saved_;                       // the copy the last checkpoint holds
   std::deque<std::pair<AppMessage, PayloadPtr>> inbox_;        // inter-cluster messages not delivered yet
   std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this cluster
   std::set<std::pair<int, Sn>> force_asked_;                   // forced CLCs requested since the last commit
@@ -172,7 +183,7 @@ class Node : public Agent {
   struct Participation {
     bool active = false;
     Sn number = 0;
-    Ddv ddv;
+    SharedDdv ddv; // the request's, shared by the cluster
     bool forced = false;
     bool drained = false; // SAVE received and every expected message delivered
     bool saved = false;
@@ -198,6 +209,9 @@ class Node : public Agent {
   bool clc_wanted_ = false;
   /** @brief Some entry asked for by a forced-CLC request is in no CLC taken or under way. */
   bool wants_forced_clc() const;
+  /** @brief The dependencies of the state the CLC under way saves (StoredClc::base): the DDV
+   *  before its merge, with this cluster's entry at the CLC's SN. */
+  Ddv base_ddv() const;
   bool timer_due_ = false;
 
   // Recovery.

@@ -114,8 +114,9 @@ void Node::check_drained(NodeContext& ctx) {
   // delivered (the DDV before the merge: the message that forced this CLC is not delivered yet).
   SavedState st = cur_;
   st.sn = part_.number;
-  st.ddv[static_cast<std::size_t>(cluster_)] = part_.number;
-  st.log = log_;
+  st.ddv = shared_->ddvs.intern(base_ddv());
+  if (!log_saved_ || *log_saved_ != log_) log_saved_ = std::make_shared<const Log>(log_);
+  st.log = log_saved_;
   ctx.save_checkpoint(part_.number, ctx.snapshot(std::move(st)));
 }
 
@@ -139,8 +140,8 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
   const char* kind = r.initial ? "hc3i.clc_initial" : r.forced ? "hc3i.clc_forced" : "hc3i.clc_unforced";
   st.add_cluster(kind, cluster_);
   st.add_cluster("hc3i.clc_time", cluster_, ctx.now() - r.started);
-  Ddv base = cur_.ddv; // what the CLC's state depends on (see StoredClc::base)
-  base[static_cast<std::size_t>(cluster_)] = r.number;
+  Ddv base = cur_.ddv;                                 // what the CLC's state depends on (see StoredClc::base)
+  base[static_cast<std::size_t>(cluster_)] = r.number; // for the trace only
   ctx.trace_event(0, "ckpt_commit",
                   {{"unit", layout_.cluster(cluster_).name},
                    {"cluster", cluster_},
@@ -164,8 +165,7 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
 
 void Node::on_commit(NodeContext& ctx, const Body& b) {
   if (!part_.active || b.get("number") != part_.number) return;
-  Ddv base = cur_.ddv;
-  base[static_cast<std::size_t>(cluster_)] = part_.number;
+  SharedDdv base = shared_->ddvs.intern(base_ddv());
   cur_.sn = part_.number;
   cur_.ddv = part_.ddv;
   clcs_.push_back(StoredClc{part_.number, part_.ddv, b.get("forced") != 0, std::move(base)});
@@ -185,12 +185,18 @@ void Node::on_force(NodeContext& ctx, const Body& b) {
   maybe_start_clc(ctx);
 }
 
+Ddv Node::base_ddv() const {
+  Ddv base = cur_.ddv;
+  base[static_cast<std::size_t>(cluster_)] = part_.number;
+  return base;
+}
+
 bool Node::wants_forced_clc() const {
   // What the cluster's CLCs will hold: the DDV of the CLC under way if there is one (its start
   // took every entry asked for until then), else the last committed one. Comparing with the
   // committed DDV while a CLC runs that already holds the entry would want one more CLC after
   // it, started unforced and useless at its commit.
-  const Ddv& covered = round_.active ? round_.ddv : cur_.ddv;
+  const Ddv& covered = round_.active ? round_.ddv : cur_.ddv.get();
   for (int c = 0; c < clusters_; c++)
     if (c != cluster_ && wanted_[c] > covered[c]) return true;
   return false;
@@ -201,9 +207,7 @@ void Node::abort_clc(NodeContext& ctx, bool keep_saved) {
     // Saved and acknowledged: the leader may have had every acknowledgement and committed before
     // it heard of the failure (the two-phase commit's in-doubt participant). The recovery
     // leader's order says which (Node::rollback_to).
-    Ddv base = cur_.ddv;
-    base[static_cast<std::size_t>(cluster_)] = part_.number;
-    in_doubt_ = StoredClc{part_.number, part_.ddv, part_.forced, std::move(base)};
+    in_doubt_ = StoredClc{part_.number, part_.ddv, part_.forced, shared_->ddvs.intern(base_ddv())};
   } else if (part_.active && part_.drained) {
     ctx.discard_checkpoint(part_.number);
   }

@@ -136,7 +136,7 @@ void Node::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, con
   log_.clear();
   count_log(ctx);
   cur_ = SavedState{};
-  cur_.ddv.assign(static_cast<std::size_t>(clusters_), 0);
+  cur_.ddv = shared_->ddvs.intern(Ddv(static_cast<std::size_t>(clusters_), 0));
   restored(ctx);
 }
 
@@ -148,14 +148,14 @@ void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) 
     // The log in volatile memory was lost with the node: the CLC's copy, whose acknowledgements
     // may be stale (a receiver that rolled back since re-acknowledged with a newer SN): they
     // count as not acknowledged, so that an alert re-sends them (duplicates are dropped).
-    log_ = st.log;
+    log_ = st.log ? *st.log : Log{};
     for (auto& e : log_) e.ack.reset();
   } else { // the messages sent after the CLC are undone: their log entries go
     std::erase_if(log_, [number](const LogEntry& e) { return e.sn >= number; });
   }
   count_log(ctx);
   cur_ = st;
-  cur_.log.clear();
+  cur_.log.reset();
   restored(ctx);
 }
 

@@ -44,6 +44,7 @@ struct AppMessage {
   // production order, and the protocol counts them itself.
   std::optional<std::uint64_t> chan;
   std::vector<std::uint64_t> overtook;
+  bool operator==(const AppMessage&) const = default;
 };
 
 /** @brief A protocol's message to another endpoint. The protocol dispatches on @c kind; @c type

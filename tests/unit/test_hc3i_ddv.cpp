@@ -133,3 +133,24 @@ TEST(Hc3iDdv, WorstSnsKeepWhatAnOldDependencyNeeds) {
   lists[0].resize(1);
   EXPECT_EQ(worst_sns(lists), (std::vector<Sn>{1, 2}));
 }
+
+TEST(Hc3iDdv, ThePoolHandsOutOneCopyPerValueAlive) {
+  DdvPool pool;
+  SharedDdv a = pool.intern({1, 2, 3});
+  SharedDdv b = pool.intern({1, 2, 3});
+  SharedDdv c = pool.intern({1, 2, 4});
+  EXPECT_EQ(&a.get(), &b.get()); // the same vector: every node of a cluster stores one copy
+  EXPECT_NE(&a.get(), &c.get());
+  EXPECT_EQ(a, (Ddv{1, 2, 3}));
+  EXPECT_EQ(c, (Ddv{1, 2, 4}));
+  EXPECT_EQ(c[2], 4u);
+  // Once nobody holds a value, interning it again makes a fresh copy with the same content.
+  const Ddv* old = &c.get();
+  c = SharedDdv{};
+  EXPECT_TRUE(c.empty());
+  for (int i = 0; i < 3000; i++) pool.intern({static_cast<Sn>(i)}); // sweeps the forgotten values
+  SharedDdv d = pool.intern({1, 2, 4});
+  EXPECT_EQ(d, (Ddv{1, 2, 4}));
+  (void)old;                                          // its address may be reused: only the content is comparable
+  EXPECT_EQ(&pool.intern({1, 2, 3}).get(), &a.get()); // still alive, still shared
+}
