@@ -13,6 +13,11 @@ Measures, one ckptsim process per case:
                    option needed, the engine sizes SimGrid's contexts), probed and cut like it
   hc3i-4x1000      protocol hc3i, 4 clusters x 1,000 nodes of the large federation, no failure,
   hc3i-8x1000      1 simulated hour (--end 1h): issue 19's hc3i figures
+  hc3i-storm       protocol hc3i, 100 clusters x 100 nodes of the same federation, checkpoints every
+                   30 min and GC every 2 h, no failure: at 100 clusters nearly every inter-cluster
+                   message forces a CLC (one every ~20 s per cluster), and nothing is collected
+                   before 2 h. Run to 10 and to 20 simulated minutes: the growth of peak memory over
+                   the growth of stored checkpoints is the memory per node and stored CLC (issue 19)
 The cases run protocol "none" unless named after another.
 For each: wall time, CPU time (user + system: less sensitive than wall time to other load on
 the machine), peak resident memory of the child (ru_maxrss from wait4: the kernel's
@@ -133,6 +138,7 @@ def run_case(binary, args, folder, tag, timeout, protocol="none"):
     m["failure_dates_s"] = [f["date"] for f in series.get("failures", [])]
     m["recovery_ends_s"] = [r["end"] for r in series.get("recoveries", [])]
     m["sim_per_wall"] = res["end_date"] / max(1e-9, res["wall_time_s"])
+    m["checkpoints_held_max"] = doc["stats"]["counters"].get("storage.held_checkpoints_max", 0)
     return m
 
 
@@ -189,11 +195,12 @@ def main():
     folder = a.keep or tempfile.mkdtemp(prefix="bench_scale.")
     os.makedirs(folder, exist_ok=True)
 
-    def federation(clusters):
+    def federation(clusters, nodes=None):
         """The large federation's files with @p clusters clusters, in a folder of their own."""
-        sub_folder = os.path.join(folder, f"{clusters}x{a.nodes}")
+        nodes = nodes or a.nodes
+        sub_folder = os.path.join(folder, f"{clusters}x{nodes}")
         os.makedirs(sub_folder, exist_ok=True)
-        topo, app = big_scenario(sub_folder, clusters, a.nodes, a.hours, a.mtbf)
+        topo, app = big_scenario(sub_folder, clusters, nodes, a.hours, a.mtbf)
         return ["--topology", topo, "--application", app]
 
     big = federation(a.clusters)
@@ -211,6 +218,23 @@ def main():
         elif case in ("hc3i-4x1000", "hc3i-8x1000"):
             args = federation(int(case[5])) + common + ["--set", "topology/mtbf=inf", "--end", "1h"]
             show(case, run_case(a.ckptsim, args, folder, case, 2 * a.budget, protocol="hc3i"))
+        elif case == "hc3i-storm":
+            timers = os.path.join(folder, "storm-timers.json")
+            with open(timers, "w") as f:
+                json.dump({"default": {"checkpoint_period": "30min", "gc_period": "2h"}}, f)
+            args = federation(100, 100) + common + ["--timers", timers, "--set", "topology/mtbf=inf"]
+            runs = []
+            for end in ("10min", "20min"):
+                m = run_case(a.ckptsim, args + ["--end", end], folder, f"{case}-{end}", 2 * a.budget, protocol="hc3i")
+                show(f"{case} to {end}", m)
+                if "failed" in m:
+                    break
+                print(f"   node checkpoints stored at most: {m['checkpoints_held_max']:.0f}")
+                runs.append(m)
+            if len(runs) == 2 and runs[1]["checkpoints_held_max"] > runs[0]["checkpoints_held_max"]:
+                grown = (runs[1]["peak_rss_mib"] - runs[0]["peak_rss_mib"]) * 1024 * 1024
+                per = grown / (runs[1]["checkpoints_held_max"] - runs[0]["checkpoints_held_max"])
+                print(f"   memory per node and stored CLC: {per:.0f} bytes (peak RSS growth over stored checkpoints' growth)")
         elif case in ("big-nofail", "big-fail", "huge-nofail"):
             args = (federation(100) if case == "huge-nofail" else big) + common + (
                 ["--set", "topology/mtbf=inf"] if case != "big-fail" else [])
