@@ -66,12 +66,12 @@ class DdvPool {
 /** @brief A committed cluster-level checkpoint: its number (the SN it creates) and its DDV. */
 struct StoredClc {
   Sn sn = 0;
-  SharedDdv ddv; // stored with the CLC: includes the entry of the message that forced it
+  SharedDdv ddv{}; // stored with the CLC: includes the entry of the message that forced it
   bool forced = false;
   /** @brief The dependencies of the state the CLC holds: a forced CLC is taken *before* the
    *  delivery that forced it, so after restoring it the cluster depends on less than its DDV
    *  says. Empty: the previous CLC's DDV (zeros for the first). */
-  SharedDdv base;
+  SharedDdv base{};
 };
 /** @brief The CLCs a cluster stores, oldest first (strictly increasing SN). */
 using ClcList = std::vector<StoredClc>;
