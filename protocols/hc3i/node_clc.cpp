@@ -140,8 +140,8 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
   const char* kind = r.initial ? "hc3i.clc_initial" : r.forced ? "hc3i.clc_forced" : "hc3i.clc_unforced";
   st.add_cluster(kind, cluster_);
   st.add_cluster("hc3i.clc_time", cluster_, ctx.now() - r.started);
-  Ddv base = cur_.ddv;                                 // what the CLC's state depends on (see StoredClc::base)
-  base[static_cast<std::size_t>(cluster_)] = r.number; // for the trace only
+  // The leader takes part in its CLC: its participation, saved and acknowledged, holds r.number.
+  const Ddv base = base_ddv(); // what the CLC's state depends on (see StoredClc::base)
   ctx.trace_event(0, "ckpt_commit",
                   {{"unit", layout_.cluster(cluster_).name},
                    {"cluster", cluster_},
