@@ -1,6 +1,8 @@
 /* `ckptsim sweep` and `ckptsim merge` end to end, through the binary: real runs of a tiny
  * federation, in parallel processes, with a run that crashes and one that hangs, an interrupted
- * sweep resumed, and a sweep emitted as job lines then merged. */
+ * sweep resumed, a sweep stopped by SIGTERM, and a sweep emitted as job lines or as a Slurm
+ * array (its tasks run here by bash, as Slurm would) then merged. tests/sweep/ runs the emitted
+ * files on a real Slurm and under GNU parallel. */
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -205,16 +207,143 @@ TEST(Sweep, EmittedJobLinesRunAnywhereAndMergeIntoTheSameTable) {
   ASSERT_EQ(merged.status, 0) << merged.out;
   EXPECT_EQ(lines_of(slurp(dir + "/merged.csv"), true), lines_of(slurp(dir + "/local.csv"), true));
   EXPECT_EQ(lines_of(slurp(dir + "/merged.points.csv"), true), lines_of(slurp(dir + "/local.points.csv"), true));
+  // The parts hold every run: nothing left to emit, and no script.
   const auto slurm = run_cli(fmt::format("sweep {}/sweep.json --emit slurm --out {}/remote", dir, dir));
   ASSERT_EQ(slurm.status, 0);
-  EXPECT_NE(slurm.out.find("#SBATCH --array=0-7\n"), std::string::npos) << slurm.out;
-  EXPECT_NE(slurm.out.find("--only \"$SLURM_ARRAY_TASK_ID\""), std::string::npos) << slurm.out;
+  EXPECT_EQ(slurm.out,
+            fmt::format("sweep: nothing to emit: every run of {0}/sweep.json is recorded in {0}/remote.jsonl "
+                        "or {0}/remote.parts/ (0 failed); no script written\n",
+                        dir));
   // Parts of another sweep are refused.
   const std::string other = make_sweep({{"replicates", 1}});
   ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --only 0", other)).status, 0);
   const auto mixed = run_cli(fmt::format("merge --out {0}/x {0}/remote.parts/0.jsonl {1}/sweep.jsonl", dir, other));
   EXPECT_EQ(mixed.status, 2);
   EXPECT_NE(mixed.out.find("a part of a different sweep"), std::string::npos) << mixed.out;
+}
+
+namespace {
+
+/** The exit status of a shell script. */
+int shell(const std::string& script) {
+  const int st = std::system(script.c_str());
+  return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+} // namespace
+
+TEST(Sweep, AnEmittedSlurmArrayRunsBatchesWithinItsTaskLimitAndMergesIntoTheSameTable) {
+  const std::string dir = make_sweep({{"time_limit", "5s"}});
+  ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --out {}/local", dir, dir)).status, 0);
+  const auto o = run_cli(fmt::format("sweep {}/sweep.json --emit slurm --out {}/remote --max-tasks 3", dir, dir));
+  ASSERT_EQ(o.status, 0) << o.out;
+  // 8 runs in at most 3 tasks: 3 runs per task, task ids from 0 whatever the run indices.
+  EXPECT_NE(o.out.find("\n#SBATCH --array=0-2\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("\nruns=(0-2 3-5 6-7)\nfirst=(0 3 6)\n"), std::string::npos) << o.out;
+  // 3 runs of at most 5 s one after the other, 2 min for the start, rounded up to the minute.
+  EXPECT_NE(o.out.find("\n#SBATCH --time=0-00:03:00\n"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(fmt::format("\n#SBATCH --output={}/remote.parts/slurm-%A_%a.out\n", dir)), std::string::npos);
+  EXPECT_NE(o.out.find("--jobs \"${SLURM_CPUS_PER_TASK:-1}\" --progress false --time-limit 5s\n"), std::string::npos)
+      << o.out;
+  // Slurm opens the tasks' output files before they start: the folder exists once emitted.
+  EXPECT_TRUE(fs::is_directory(dir + "/remote.parts"));
+  std::ofstream(dir + "/array.sbatch") << o.out;
+  // Not under Slurm: the script says so instead of running something.
+  EXPECT_NE(shell(fmt::format("cd / && bash {}/array.sbatch 2>/dev/null", dir)), 0);
+  // Task 1 runs 3-5 into part 3. Then the rest of the sweep is pending, and a sweep emitted again
+  // holds only those runs.
+  ASSERT_EQ(shell(fmt::format("cd / && SLURM_ARRAY_TASK_ID=1 bash {}/array.sbatch 2>/dev/null", dir)), 0);
+  ASSERT_TRUE(fs::exists(dir + "/remote.parts/3.jsonl"));
+  EXPECT_EQ(lines_of(slurp(dir + "/remote.parts/3.jsonl")).size(), 3u);
+  const auto again =
+      run_cli(fmt::format("sweep {}/sweep.json --emit slurm --out {}/remote --runs-per-task 2", dir, dir));
+  ASSERT_EQ(again.status, 0) << again.out;
+  EXPECT_NE(again.out.find("over the 5 pending run(s) (of 8)"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("\n#SBATCH --array=0-2\n"), std::string::npos) << again.out;
+  EXPECT_NE(again.out.find("\nruns=(0-1 2,6 7)\nfirst=(0 2 7)\n"), std::string::npos) << again.out;
+  std::ofstream(dir + "/again.sbatch") << again.out;
+  for (int task = 0; task < 3; task++)
+    ASSERT_EQ(shell(fmt::format("cd / && SLURM_ARRAY_TASK_ID={} bash {}/again.sbatch 2>/dev/null", task, dir)), 0);
+  const auto merged = run_cli(fmt::format("merge --out {0}/merged {0}/remote.parts/*.jsonl", dir));
+  ASSERT_EQ(merged.status, 0) << merged.out;
+  EXPECT_NE(merged.out.find("merge: 8 run(s) from 4 file(s)"), std::string::npos) << merged.out;
+  EXPECT_EQ(lines_of(slurp(dir + "/merged.csv"), true), lines_of(slurp(dir + "/local.csv"), true));
+  EXPECT_EQ(lines_of(slurp(dir + "/merged.points.csv"), true), lines_of(slurp(dir + "/local.points.csv"), true));
+  // A sweep run here after the array finds every run in the parts: it runs nothing and writes the
+  // whole table.
+  const auto here = run_cli(fmt::format("sweep {0}/sweep.json --out {0}/remote", dir));
+  ASSERT_EQ(here.status, 0) << here.out;
+  EXPECT_NE(here.out.find("0 run(s) done now (8 recorded before)"), std::string::npos) << here.out;
+  EXPECT_EQ(lines_of(slurp(dir + "/remote.csv"), true), lines_of(slurp(dir + "/local.csv"), true));
+}
+
+TEST(Sweep, EmittingChecksItsLimitsAndOptions) {
+  const std::string dir = make_sweep(json::object());
+  auto o = run_cli(fmt::format("sweep {}/sweep.json --emit slurm --runs-per-task 1 --max-tasks 3", dir));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("--runs-per-task: 1 run(s) per task make 8 array tasks for the 8 pending runs, more than "
+                       "--max-tasks 3: give at least 3 runs per task"),
+            std::string::npos)
+      << o.out;
+  EXPECT_FALSE(fs::exists(dir + "/sweep.parts"));
+  o = run_cli(fmt::format("sweep {}/sweep.json --runs-per-task 2", dir));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("--runs-per-task: only applies to --emit"), std::string::npos) << o.out;
+  o = run_cli(fmt::format("sweep {}/sweep.json --emit slurm --out '{}/50%'", dir, dir));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("Slurm reads '%' in an output file name as a pattern"), std::string::npos) << o.out;
+  // The daly sweep's size: 2,200 runs fit Slurm's default limit with 3 runs per task.
+  const std::string big = make_sweep({{"replicates", 550}});
+  o = run_cli(fmt::format("sweep {}/sweep.json --emit slurm", big));
+  ASSERT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("2200 pending run(s) (of 2200)"), std::string::npos);
+  EXPECT_NE(o.out.find("734 task(s) of up to 3 run(s)"), std::string::npos);
+  EXPECT_NE(o.out.find("\n#SBATCH --array=0-733\n"), std::string::npos);
+  EXPECT_NE(o.out.find(" 2196-2198 2199)\n"), std::string::npos);
+  // Job lines: one per run by default, batches on request.
+  o = run_cli(fmt::format("sweep {}/sweep.json --emit jobs --runs-per-task 3 --cpus-per-task 2", dir));
+  ASSERT_EQ(o.status, 0) << o.out;
+  const auto lines = lines_of(o.out);
+  ASSERT_EQ(lines.size(), 3u) << o.out;
+  EXPECT_NE(lines[2].find(fmt::format(" --only 6-7 --out {}/sweep.parts/6 --jobs 2 --progress false", dir)),
+            std::string::npos)
+      << lines[2];
+}
+
+TEST(Sweep, SigtermStopsTheSweepRecordsTheRunUnderWayAndLeavesTheRestPending) {
+  // What Slurm does at a task's time limit or on scancel: SIGTERM.
+  const std::string dir =
+      make_sweep({{"axes", json::array({{{"option", "--self-test"}, {"values", {"none", "hang"}}}})},
+                  {"protocols", {"coordinated"}},
+                  {"replicates", 3}});
+  const int status = shell(fmt::format("cd / && {} sweep {}/sweep.json --jobs 1 2>{}/err & p=$!; "
+                                       "for i in $(seq 600); do [ -e {}/sweep.jsonl.tmp/3.err ] && break; sleep 0.05; "
+                                       "done; sleep 0.2; kill -TERM $p; wait $p",
+                                       CKPTSIM_BINARY, dir, dir, dir));
+  EXPECT_EQ(status, 3) << slurp(dir + "/err");
+  EXPECT_NE(slurp(dir + "/err")
+                .find("stopped by SIGTERM: the runs under way are recorded as crashed, 2 run(s) not "
+                      "started"),
+            std::string::npos)
+      << slurp(dir + "/err");
+  const auto rows = rows_of(slurp(dir + "/sweep.csv"));
+  ASSERT_EQ(rows.size(), 4u);
+  for (int i = 0; i < 3; i++) EXPECT_EQ(rows[i].at("status"), "ok");
+  EXPECT_EQ(rows[3].at("self-test"), "hang");
+  EXPECT_EQ(rows[3].at("status"), "crashed");
+  EXPECT_EQ(rows[3].at("exit"), "15");
+  EXPECT_NE(slurp(dir + "/sweep.jsonl").find("stopped by SIGTERM with its sweep"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir + "/sweep.jsonl.tmp"));
+  // Again: only the two runs never started (the crash stays recorded, as a local one would); they
+  // hang too, and a time limit ends them.
+  const auto o = run_cli(fmt::format("sweep {}/sweep.json --jobs 2 --time-limit 1s", dir));
+  EXPECT_EQ(o.status, 3) << o.out;
+  EXPECT_NE(o.out.find("2 run(s) done now (4 recorded before), 2 failed"), std::string::npos) << o.out;
+  const auto all = rows_of(slurp(dir + "/sweep.csv"));
+  ASSERT_EQ(all.size(), 6u);
+  EXPECT_EQ(all[3].at("status"), "crashed");
+  EXPECT_EQ(all[4].at("status"), "timeout");
+  EXPECT_EQ(all[5].at("status"), "timeout");
 }
 
 TEST(Sweep, BadSweepFilesAndOptionsExitTwoNamingTheField) {

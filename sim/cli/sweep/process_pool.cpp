@@ -30,6 +30,8 @@ void ProcessPool::start(std::size_t id, const std::function<int()>& body, const 
   const pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("sweep: fork failed");
   if (pid == 0) {
+    // The parent may catch SIGTERM (StopRequest); a run dies of it, as under Slurm's own kill.
+    signal(SIGTERM, SIG_DFL);
     const int out = open("/dev/null", O_WRONLY);
     const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (out >= 0) dup2(out, STDOUT_FILENO);
@@ -47,9 +49,13 @@ void ProcessPool::start(std::size_t id, const std::function<int()>& body, const 
   running_[pid] = Child{id, std::chrono::steady_clock::now()};
 }
 
-std::pair<std::size_t, Outcome> ProcessPool::wait_one() {
+std::pair<std::size_t, Outcome> ProcessPool::wait_one(const std::function<bool()>& stop) {
   if (running_.empty()) throw std::logic_error("sweep: wait_one with no job running");
   while (true) {
+    if (!stopping_ && stop && stop()) {
+      stopping_ = true;
+      for (const auto& [pid, child] : running_) kill(pid, SIGTERM);
+    }
     for (auto it = running_.begin(); it != running_.end(); ++it) {
       int st = 0;
       const pid_t pid = it->first;

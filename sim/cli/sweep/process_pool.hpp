@@ -34,8 +34,9 @@ class ProcessPool {
   /** @brief Starts @p body in a child (its exit status is the job's); the child's stdout goes
    *  nowhere and its stderr to @p stderr_path. */
   void start(std::size_t id, const std::function<int()>& body, const std::string& stderr_path);
-  /** @brief Waits until a job ends (killing one that passed its limit); its id and outcome. */
-  std::pair<std::size_t, Outcome> wait_one();
+  /** @brief Waits until a job ends (killing one that passed its limit); its id and outcome. Once
+   *  @p stop returns true, every job under way gets SIGTERM (once) and is waited for. */
+  std::pair<std::size_t, Outcome> wait_one(const std::function<bool()>& stop = {});
 
  private:
   struct Child {
@@ -45,6 +46,7 @@ class ProcessPool {
   int jobs_;
   double time_limit_;
   std::map<pid_t, Child> running_;
+  bool stopping_ = false;
 };
 
 } // namespace ckptsim::sweep

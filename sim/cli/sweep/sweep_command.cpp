@@ -6,12 +6,14 @@
 #include "sim/cli/output.hpp"
 #include "sim/cli/scenario.hpp"
 #include "sim/cli/sweep/aggregate.hpp"
+#include "sim/cli/sweep/emit.hpp"
 #include "sim/cli/sweep/process_pool.hpp"
 #include "sim/cli/sweep/records.hpp"
 #include "sim/cli/sweep/sweep_run.hpp"
 #include "sim/cli/sweep/sweep_spec.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/units/units.hpp"
+#include "sim/version.hpp"
 
 #include <fmt/format.h>
 
@@ -39,6 +41,8 @@ struct SweepArgs {
   std::string out;
   bool dry_run = false;
   std::string emit; // "", "jobs", "slurm"
+  EmitOptions emit_options;
+  std::vector<std::string> emit_only_flags; // given, to refuse them without --emit
   std::string only;
   bool retry_failed = false;
   bool restart = false;
@@ -54,13 +58,21 @@ Runs every point of a sweep file (docs/SWEEP.md), each run in its own process.
   --out PREFIX        results PREFIX.jsonl, PREFIX.csv, PREFIX.points.csv (default: the file's "output",
                       else the sweep file's name without .json)
   --dry-run           list the runs (done or pending) and their `ckptsim run` command lines
-  --emit jobs|slurm   print one command line per pending run (for GNU parallel or any scheduler), or a
-                      Slurm job-array script over them; merge their parts with `ckptsim merge`
+  --emit jobs|slurm   print one command line per batch of pending runs (for GNU parallel or any scheduler),
+                      or a Slurm job-array script over them; merge their parts with `ckptsim merge`
+  --runs-per-task N   with --emit: runs per job line or array task (default: 1 line per run; Slurm: the
+                      fewest that keep the array within --max-tasks)
+  --max-tasks N       with --emit slurm: array tasks at most (default 1000; Slurm refuses task ids from
+                      its MaxArraySize on, 1001 by default)
+  --cpus-per-task N   with --emit: runs of a batch at a time (default 1; Slurm: #SBATCH --cpus-per-task)
   --only LIST         run only these run indices (e.g. 7 or 0-9,12)
   --retry-failed      run again the runs recorded as failed (default: a recorded run is done)
-  --restart           discard the results of an earlier sweep and start over
+  --restart           discard the results of an earlier sweep (and its parts) and start over
   --progress BOOL     progress line on stderr (default: when stderr is a terminal)
-Exit status: 0 every run succeeded, 3 some run failed (recorded, the others went on), 2 bad input.
+On SIGTERM (a scheduler's time limit or cancellation) the runs under way are stopped and recorded as
+crashed, the tables written, and the sweep exits with 3; the runs not started stay pending.
+Exit status: 0 every run succeeded, 3 some run failed (recorded, the others went on) or the sweep was
+stopped, 2 bad input.
 )";
 
 SweepArgs parse_args(const std::vector<std::string>& args) {
@@ -89,6 +101,16 @@ SweepArgs parse_args(const std::vector<std::string>& args) {
     } else if (x == "--emit") {
       a.emit = value(i);
       if (a.emit != "jobs" && a.emit != "slurm") throw InputError("command line", "--emit", "expected jobs or slurm");
+    } else if (x == "--runs-per-task" || x == "--max-tasks" || x == "--cpus-per-task") {
+      const std::string& v = value(i);
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != 0 || n < 1 || n > 1000000) throw InputError("command line", x, "expected a number >= 1");
+      auto& o = a.emit_options;
+      (x == "--runs-per-task" ? o.runs_per_task
+       : x == "--max-tasks"   ? o.max_tasks
+                              : o.cpus_per_task) = static_cast<std::size_t>(n);
+      a.emit_only_flags.push_back(x);
     } else if (x == "--only") {
       a.only = value(i);
     } else if (x == "--retry-failed") {
@@ -108,6 +130,9 @@ SweepArgs parse_args(const std::vector<std::string>& args) {
     }
   }
   if (a.file.empty()) throw InputError("command line", "FILE", "ckptsim sweep needs a sweep file");
+  if (a.emit.empty() && !a.emit_only_flags.empty())
+    throw InputError("command line", a.emit_only_flags.front(), "only applies to --emit jobs|slurm");
+  a.emit_options.kind = a.emit;
   if (a.jobs == 0) a.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return a;
 }
@@ -136,25 +161,18 @@ std::set<std::size_t> parse_only(const std::string& text, std::size_t total) {
   return out;
 }
 
-/** "0-3,7,9-10": how a Slurm array (and a human) reads a set of indices. */
-std::string ranges(const std::vector<std::size_t>& xs) {
-  std::string s;
-  for (std::size_t i = 0; i < xs.size();) {
-    std::size_t j = i;
-    while (j + 1 < xs.size() && xs[j + 1] == xs[j] + 1) j++;
-    s += (s.empty() ? "" : ",") + (i == j ? std::to_string(xs[i]) : fmt::format("{}-{}", xs[i], xs[j]));
-    i = j + 1;
-  }
-  return s;
-}
-
-std::string quote(const std::string& s) {
-  if (!s.empty() &&
-      s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,") == std::string::npos)
-    return s;
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
+/** The records of a sweep: PREFIX.jsonl, then the parts under PREFIX.parts/ (written by emitted
+ * job lines or array tasks), so that a sweep run or emitted again skips what the parts hold. */
+std::vector<std::pair<std::string, std::vector<Record>>> recorded_runs(const std::string& prefix) {
+  std::vector<std::pair<std::string, std::vector<Record>>> out;
+  out.emplace_back(prefix + ".jsonl", read_records(prefix + ".jsonl"));
+  std::error_code ec;
+  std::vector<std::string> parts;
+  for (const auto& e : fs::directory_iterator(prefix + ".parts", ec))
+    if (e.path().extension() == ".jsonl" && e.is_regular_file()) parts.push_back(e.path().string());
+  std::sort(parts.begin(), parts.end());
+  for (const auto& p : parts) out.emplace_back(p, read_records(p));
+  return out;
 }
 
 std::string self_path(const std::string& program) {
@@ -181,20 +199,26 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
 
   std::set<std::size_t> only;
   if (!args.only.empty()) only = parse_only(args.only, runs.size());
-  if (args.restart && !args.dry_run && args.emit.empty()) {
+  if (args.restart && !args.dry_run) {
     fs::remove(files.jsonl);
     fs::remove(files.csv);
     fs::remove(files.points);
+    fs::remove_all(prefix + ".parts");
   }
-  std::vector<Record> records = args.restart ? std::vector<Record>{} : read_records(files.jsonl);
-  for (const auto& r : records)
-    if (r.sweep != fingerprint)
-      throw InputError(files.jsonl, fmt::format("run {}", r.index),
-                       "these results were made by a different sweep (the sweep file or one of its inputs changed "
-                       "since): use --restart to discard them, or --out to write elsewhere");
-  // The latest record of a run wins (a retried failure replaces its first record).
+  // A run's successful record wins over a failed one, wherever each is (a failure retried here
+  // after a part recorded it, or the reverse); among records alike, the later one.
   std::map<std::string, Record> latest;
-  for (auto& r : records) latest[r.key] = std::move(r);
+  if (!args.restart)
+    for (auto& [path, records] : recorded_runs(prefix))
+      for (auto& r : records) {
+        if (r.sweep != fingerprint)
+          throw InputError(path, fmt::format("run {}", r.index),
+                           "these results were made by a different sweep (the sweep file or one of its inputs "
+                           "changed since): use --restart to discard them and their parts, or --out to write "
+                           "elsewhere");
+        auto it = latest.find(r.key);
+        if (it == latest.end() || r.status == "ok" || it->second.status != "ok") latest[r.key] = std::move(r);
+      }
   std::vector<const RunSpec*> pending;
   for (const auto& run : runs) {
     if (!only.empty() && !only.count(run.index)) continue;
@@ -212,39 +236,41 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
       auto it = latest.find(run.key);
       const std::string state = todo.count(run.index) ? "pending" : it != latest.end() ? it->second.status : "skipped";
       std::string cmd = "ckptsim run";
-      for (const auto& a : run.args) cmd += " " + quote(a);
+      for (const auto& a : run.args) cmd += " " + shell_quote(a);
       std::printf("%5zu  %-8s %s\n       %s\n", run.index, state.c_str(), run.key.c_str(), cmd.c_str());
     }
     return 0;
   }
   if (!args.emit.empty()) {
-    const std::string self = self_path(program);
-    const std::string file = fs::absolute(args.file).string();
-    const std::string parts = fs::absolute(prefix).string() + ".parts";
-    std::string limit = time_limit > 0 ? fmt::format(" --time-limit {}s", time_limit) : "";
-    if (args.emit == "jobs") {
-      for (const auto* p : pending)
-        std::printf("%s sweep %s --only %zu --out %s/%zu --progress false%s\n", quote(self).c_str(),
-                    quote(file).c_str(), p->index, quote(parts).c_str(), p->index, limit.c_str());
+    if (pending.empty()) {
+      std::size_t failed = 0;
+      for (const auto& [k, r] : latest) failed += r.status != "ok";
+      std::fprintf(stderr,
+                   "sweep: nothing to emit: every run%s of %s is recorded in %s.jsonl or %s.parts/ (%zu failed%s); "
+                   "no %s written\n",
+                   only.empty() ? "" : " of --only", args.file.c_str(), prefix.c_str(), prefix.c_str(), failed,
+                   failed > 0 && !args.retry_failed ? ": --retry-failed emits them" : "",
+                   args.emit == "slurm" ? "script" : "job line");
       return 0;
     }
+    EmitContext ctx;
+    ctx.self = self_path(program);
+    ctx.sweep_file = fs::absolute(args.file).string();
+    ctx.prefix = fs::absolute(prefix).lexically_normal().string();
+    ctx.version = version();
+    ctx.time_limit = time_limit > 0 ? time_limit : 0;
+    ctx.total_runs = runs.size();
+    if (args.emit == "slurm" && ctx.prefix.find('%') != std::string::npos)
+      throw InputError("command line", "--out",
+                       fmt::format("\"{}\": Slurm reads '%' in an output file name as a pattern; choose a results "
+                                   "prefix without it",
+                                   prefix));
     std::vector<std::size_t> indices;
     for (const auto* p : pending) indices.push_back(p->index);
-    std::printf(
-        "#!/bin/bash\n"
-        "# Slurm job array over the %zu pending runs of %s (written by `ckptsim sweep --emit slurm`).\n"
-        "# Submit: sbatch THIS_SCRIPT; when every task is done:\n"
-        "#   %s merge --out %s %s/*.jsonl\n"
-        "#SBATCH --job-name=ckptsim-sweep\n"
-        "#SBATCH --array=%s\n"
-        "#SBATCH --ntasks=1\n"
-        "#SBATCH --cpus-per-task=1\n"
-        "#SBATCH --output=%s/slurm-%%a.out\n"
-        "mkdir -p %s\n"
-        "exec %s sweep %s --only \"$SLURM_ARRAY_TASK_ID\" --out %s/\"$SLURM_ARRAY_TASK_ID\" --progress false%s\n",
-        pending.size(), file.c_str(), quote(self).c_str(), quote(fs::absolute(prefix).string()).c_str(),
-        quote(parts).c_str(), indices.empty() ? "0-0" : ranges(indices).c_str(), quote(parts).c_str(),
-        quote(parts).c_str(), quote(self).c_str(), quote(file).c_str(), quote(parts).c_str(), limit.c_str());
+    const std::string text = emit_text(ctx, indices, args.emit_options); // checks the options before any folder
+    // Slurm opens each task's output file in the parts folder before the task starts: it must exist.
+    fs::create_directories(ctx.prefix + ".parts");
+    std::fputs(text.c_str(), stdout);
     return 0;
   }
 
@@ -256,6 +282,13 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
                    /*write_points=*/only.empty());
   std::fprintf(stderr, "sweep: %zu run(s) done now (%zu recorded before), %zu failed; results: %s\n", outcome.finished,
                latest.size(), outcome.failed, files.csv.c_str());
+  if (outcome.stopped) {
+    std::fprintf(stderr,
+                 "sweep: stopped by SIGTERM: the runs under way are recorded as crashed, %zu run(s) not started "
+                 "(running the sweep again does them)\n",
+                 outcome.not_started);
+    return 3;
+  }
   if (outcome.finished > 0 && outcome.bad_input == outcome.finished) return 2;
   return outcome.any_failed_recorded ? 3 : 0;
 }

@@ -6,12 +6,14 @@
 #include "sim/cli/scenario.hpp"
 #include "sim/cli/sweep/aggregate.hpp"
 #include "sim/cli/sweep/process_pool.hpp"
+#include "sim/cli/sweep/stop_request.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/version.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -165,12 +167,13 @@ ExecuteOutcome execute_runs(const SweepSpec& spec, const std::vector<const RunSp
   // The JSON lines of earlier runs stay as they are; a retried run appends its new record.
 
   ExecuteOutcome out;
+  const StopRequest stop; // SIGTERM caught until the tables are written
   ProcessPool pool(jobs, time_limit);
   std::map<std::size_t, const RunSpec*> by_index;
   std::size_t next = 0;
   progress.update(0, 0, 0);
-  while (next < pending.size() || pool.running() > 0) {
-    while (next < pending.size() && !pool.full()) {
+  while ((next < pending.size() && !stop.requested()) || pool.running() > 0) {
+    while (next < pending.size() && !pool.full() && !stop.requested()) {
       const RunSpec* run = pending[next++];
       by_index[run->index] = run;
       const std::string result = (scratch / fmt::format("{}.json", run->index)).string();
@@ -193,7 +196,8 @@ ExecuteOutcome execute_runs(const SweepSpec& spec, const std::vector<const RunSp
           },
           err);
     }
-    const auto [index, o] = pool.wait_one();
+    if (pool.running() == 0) break; // stopped before another run started
+    const auto [index, o] = pool.wait_one([&stop] { return stop.requested(); });
     const RunSpec& run = *by_index.at(index);
     const std::string result = (scratch / fmt::format("{}.json", index)).string();
     const std::string err = (scratch / fmt::format("{}.err", index)).string();
@@ -224,7 +228,11 @@ ExecuteOutcome execute_runs(const SweepSpec& spec, const std::vector<const RunSp
       r.error = fmt::format("killed after the time limit of {} s", time_limit);
     else if (r.status != "ok")
       r.error = tail_of_file(err);
-    if (r.status == "crashed" && r.error.empty()) r.error = fmt::format("killed by signal {}", o.code);
+    if (r.status == "crashed" && o.code == SIGTERM && stop.requested())
+      r.error = "stopped by SIGTERM with its sweep (a scheduler's time limit or a cancellation); --retry-failed "
+                "runs it again";
+    else if (r.status == "crashed" && r.error.empty())
+      r.error = fmt::format("killed by signal {}", o.code);
     fs::remove(result);
     fs::remove(err);
 
@@ -250,6 +258,8 @@ ExecuteOutcome execute_runs(const SweepSpec& spec, const std::vector<const RunSp
     progress.update(out.finished, out.failed, pool.running());
   }
   progress.finish();
+  out.stopped = stop.requested();
+  out.not_started = pending.size() - next;
   std::error_code ec;
   fs::remove_all(scratch, ec);
   // Sorted by run index, whatever order the runs finished in: --jobs 1 and --jobs 8 give the same bytes.

@@ -40,6 +40,8 @@ class SweepProgress {
 struct ExecuteOutcome {
   std::size_t finished = 0, failed = 0, bad_input = 0;
   bool any_failed_recorded = false; // among every record, older ones included
+  bool stopped = false;             // SIGTERM: runs under way stopped and recorded, not_started left
+  std::size_t not_started = 0;
 };
 
 /** @brief Runs @p pending (each `ckptsim run` in a child), appends each record to the JSON lines
