@@ -255,8 +255,10 @@ TEST(Sweep, AnEmittedSlurmArrayRunsBatchesWithinItsTaskLimitAndMergesIntoTheSame
   // Slurm opens the tasks' output files before they start: the folder exists once emitted.
   EXPECT_TRUE(fs::is_directory(dir + "/remote.parts"));
   std::ofstream(dir + "/array.sbatch") << o.out;
-  // Not under Slurm: the script says so instead of running something.
+  // Not under Slurm, or a task id past the batches: the script says so instead of running something.
   EXPECT_NE(shell(fmt::format("cd / && bash {}/array.sbatch 2>/dev/null", dir)), 0);
+  EXPECT_EQ(shell(fmt::format("cd / && SLURM_ARRAY_TASK_ID=3 bash {}/array.sbatch 2>/dev/null", dir)), 2);
+  EXPECT_TRUE(fs::is_empty(dir + "/remote.parts"));
   // Task 1 runs 3-5 into part 3. Then the rest of the sweep is pending, and a sweep emitted again
   // holds only those runs.
   ASSERT_EQ(shell(fmt::format("cd / && SLURM_ARRAY_TASK_ID=1 bash {}/array.sbatch 2>/dev/null", dir)), 0);
@@ -284,6 +286,41 @@ TEST(Sweep, AnEmittedSlurmArrayRunsBatchesWithinItsTaskLimitAndMergesIntoTheSame
   EXPECT_EQ(lines_of(slurp(dir + "/remote.csv"), true), lines_of(slurp(dir + "/local.csv"), true));
 }
 
+TEST(Sweep, AMergeKeepsTheRunsAlreadyRecordedAndARetryReachesTheFailedRunsPart) {
+  const std::string dir = make_sweep(json::object());
+  ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --out {}/local", dir, dir)).status, 0);
+  // Half of the sweep here, the other half as job lines: the merge into the same prefix keeps both.
+  ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --only 0-3", dir)).status, 0);
+  auto o = run_cli(fmt::format("sweep {}/sweep.json --emit jobs", dir));
+  ASSERT_EQ(lines_of(o.out).size(), 4u) << o.out;
+  for (const auto& l : lines_of(o.out)) ASSERT_EQ(shell("cd / && " + l + " 2>/dev/null"), 0) << l;
+  o = run_cli(fmt::format("merge --out {0}/sweep {0}/sweep.parts/*.jsonl", dir));
+  ASSERT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("merge: 8 run(s) from 5 file(s)"), std::string::npos) << o.out;
+  EXPECT_EQ(lines_of(slurp(dir + "/sweep.csv"), true), lines_of(slurp(dir + "/local.csv"), true));
+  // A run that crashes in its part: --retry-failed emits it with --retry-failed, so that its
+  // batch runs it again instead of finding it recorded.
+  const std::string crash =
+      make_sweep({{"axes", json::array({{{"option", "--self-test"}, {"values", {"crash", "none"}}}})},
+                  {"protocols", {"coordinated"}},
+                  {"replicates", 1}});
+  o = run_cli(fmt::format("sweep {}/sweep.json --emit jobs", crash));
+  ASSERT_EQ(lines_of(o.out).size(), 2u) << o.out;
+  for (const auto& l : lines_of(o.out)) shell("cd / && " + l + " 2>/dev/null");
+  o = run_cli(fmt::format("sweep {}/sweep.json --emit jobs --retry-failed", crash));
+  const auto retry = lines_of(o.out);
+  ASSERT_EQ(retry.size(), 1u) << o.out;
+  EXPECT_NE(
+      retry[0].find(fmt::format(" --only 0 --out {}/sweep.parts/0 --jobs 1 --progress false --retry-failed", crash)),
+      std::string::npos)
+      << retry[0];
+  EXPECT_EQ(shell(fmt::format("cd / && {} 2>{}/retry.err", retry[0], crash)), 3); // it crashes again
+  EXPECT_NE(slurp(crash + "/retry.err").find("1 run(s) done now (1 recorded before), 1 failed"), std::string::npos)
+      << slurp(crash + "/retry.err");
+  o = run_cli(fmt::format("sweep {}/sweep.json --emit slurm --retry-failed", crash));
+  EXPECT_NE(o.out.find("--progress false --retry-failed\n"), std::string::npos) << o.out;
+}
+
 TEST(Sweep, EmittingChecksItsLimitsAndOptions) {
   const std::string dir = make_sweep(json::object());
   auto o = run_cli(fmt::format("sweep {}/sweep.json --emit slurm --runs-per-task 1 --max-tasks 3", dir));
@@ -293,12 +330,23 @@ TEST(Sweep, EmittingChecksItsLimitsAndOptions) {
             std::string::npos)
       << o.out;
   EXPECT_FALSE(fs::exists(dir + "/sweep.parts"));
+  // --restart with options refused discards nothing.
+  ASSERT_EQ(run_cli(fmt::format("sweep {}/sweep.json --only 0", dir)).status, 0);
+  o = run_cli(fmt::format("sweep {}/sweep.json --restart --emit slurm --runs-per-task 1 --max-tasks 3", dir));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_EQ(lines_of(slurp(dir + "/sweep.jsonl")).size(), 1u);
+  o = run_cli(fmt::format("sweep {}/sweep.json --only ''", dir));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("--only: an empty list"), std::string::npos) << o.out;
   o = run_cli(fmt::format("sweep {}/sweep.json --runs-per-task 2", dir));
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.out.find("--runs-per-task: only applies to --emit"), std::string::npos) << o.out;
   o = run_cli(fmt::format("sweep {}/sweep.json --emit slurm --out '{}/50%'", dir, dir));
   EXPECT_EQ(o.status, 2);
   EXPECT_NE(o.out.find("Slurm reads '%' in an output file name as a pattern"), std::string::npos) << o.out;
+  o = run_cli(fmt::format("sweep {}/sweep.json --emit jobs --cpus-per-task 5000", dir));
+  EXPECT_EQ(o.status, 2);
+  EXPECT_NE(o.out.find("--cpus-per-task: expected a number from 1 to 4096"), std::string::npos) << o.out;
   // The daly sweep's size: 2,200 runs fit Slurm's default limit with 3 runs per task.
   const std::string big = make_sweep({{"replicates", 550}});
   o = run_cli(fmt::format("sweep {}/sweep.json --emit slurm", big));
@@ -312,7 +360,8 @@ TEST(Sweep, EmittingChecksItsLimitsAndOptions) {
   ASSERT_EQ(o.status, 0) << o.out;
   const auto lines = lines_of(o.out);
   ASSERT_EQ(lines.size(), 3u) << o.out;
-  EXPECT_NE(lines[2].find(fmt::format(" --only 6-7 --out {}/sweep.parts/6 --jobs 2 --progress false", dir)),
+  // Run 0 is recorded (above): the pending runs 1-7 in threes.
+  EXPECT_NE(lines[2].find(fmt::format(" --only 7 --out {}/sweep.parts/7 --jobs 2 --progress false", dir)),
             std::string::npos)
       << lines[2];
 }

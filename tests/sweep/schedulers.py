@@ -150,12 +150,15 @@ class Sweep:
 # --- Slurm --------------------------------------------------------------------------------------
 
 
-def free_port():
-    s = socket.socket()
-    s.bind(("", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+def free_ports(n):
+    """n distinct free ports (all bound at once, so that the kernel cannot give one twice)."""
+    socks = [socket.socket() for _ in range(n)]
+    for s in socks:
+        s.bind(("", 0))
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports
 
 
 class Slurm:
@@ -170,24 +173,34 @@ class Slurm:
         self.dir = os.path.join(root, "slurm")
         self.pids = []
         self.daemons = []
+        try:
+            self.start(root)
+        except BaseException:
+            self.stop()  # a skip or a failure after a daemon started leaves none behind
+            raise
+
+    def start(self, root):
         d = self.dir
         for sub in ("munge", "state", "spool", "log", "run"):
             os.makedirs(os.path.join(d, sub))
         os.chmod(root, 0o755)  # munged wants every folder above its socket executable by all
         os.chmod(d, 0o755)
         run(["mungekey", "-c", "-k", f"{d}/munge/munge.key"])
-        p = run(["munged", f"--socket={d}/munge/munge.sock", f"--key-file={d}/munge/munge.key",
-                 f"--pid-file={d}/munge/munged.pid", f"--log-file={d}/munge/munged.log",
-                 f"--seed-file={d}/munge/munged.seed"], check=False)
-        if p.returncode != 0:
-            raise Skip(f"munged does not start: {p.stderr.strip()}")
-        with open(f"{d}/munge/munged.pid") as f:  # munged forks; its pid file is there when it returns
-            self.pids.append(int(f.read()))
+        # In the foreground (-F): its pid is known at once and it dies with this script.
+        munged = self.spawn(["munged", "-F", f"--socket={d}/munge/munge.sock", f"--key-file={d}/munge/munge.key",
+                             f"--pid-file={d}/munge/munged.pid", f"--log-file={d}/munge/munged.log",
+                             f"--seed-file={d}/munge/munged.seed"], "munged")
+        end = time.time() + 10
+        while not os.path.exists(f"{d}/munge/munge.sock"):
+            if munged.poll() is not None or time.time() > end:
+                raise Skip(f"munged does not start: {self.tail('munge/munged.log')}")
+            time.sleep(0.05)
         self.host = socket.gethostname().split(".")[0]
+        ctld_port, slurmd_port = free_ports(2)
         conf = f"""ClusterName=ckptsimtest
 SlurmctldHost={self.host}
-SlurmctldPort={free_port()}
-SlurmdPort={free_port()}
+SlurmctldPort={ctld_port}
+SlurmdPort={slurmd_port}
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
@@ -224,12 +237,8 @@ PartitionName=debug Nodes={self.host} Default=YES MaxTime=INFINITE State=UP
         with open(self.conf, "w") as f:
             f.write(conf)
         os.environ["SLURM_CONF"] = self.conf  # every client, and the jobs, use this controller
-        for cmd, name in ((["slurmctld", "-D", "-i", "-f", self.conf], "slurmctld"),
-                          (["slurmd", "-D", "-f", self.conf, "-N", self.host], "slurmd")):
-            out = open(f"{d}/log/{name}.stdout", "w")
-            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
-            self.daemons.append(proc)
-            self.pids.append(proc.pid)
+        self.spawn(["slurmctld", "-D", "-i", "-f", self.conf], "slurmctld")
+        self.spawn(["slurmd", "-D", "-f", self.conf, "-N", self.host], "slurmd")
         end = time.time() + 30
         state = ""
         while time.time() < end:
@@ -241,15 +250,23 @@ PartitionName=debug Nodes={self.host} Default=YES MaxTime=INFINITE State=UP
             raise Skip(f"the Slurm node is not idle after 30 s ({state!r}): {self.log_tail()}")
         log(f"Slurm up: daemons {self.pids}")
 
+    def spawn(self, cmd, name):
+        """A daemon in the foreground, its output in log/NAME.stdout; its pid noted at once."""
+        with open(f"{self.dir}/log/{name}.stdout", "w") as out:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+        self.daemons.append(proc)
+        self.pids.append(proc.pid)
+        return proc
+
+    def tail(self, name):
+        try:
+            with open(f"{self.dir}/{name}") as f:
+                return "".join(f.readlines()[-5:])
+        except OSError:
+            return "(no log)"
+
     def log_tail(self):
-        text = ""
-        for name in ("slurmctld.log", "slurmd.log"):
-            try:
-                with open(f"{self.dir}/log/{name}") as f:
-                    text += f"\n{name}: " + "".join(f.readlines()[-5:])
-            except OSError:
-                pass
-        return text
+        return "".join(f"\n{name}: {self.tail('log/' + name)}" for name in ("slurmctld.log", "slurmd.log"))
 
     def queue(self, job):
         return run(["timeout", "10", "squeue", "-h", "-j", job, "-o", "%i %T"], check=False).stdout.strip()
@@ -258,16 +275,37 @@ PartitionName=debug Nodes={self.host} Default=YES MaxTime=INFINITE State=UP
         end = time.time() + seconds
         while self.queue(job):
             expect(time.time() < end, f"job {job} still queued after {seconds} s: {self.queue(job)}")
-            time.sleep(0.3)
+            time.sleep(0.1)
+
+    def job_processes(self):
+        """The pids of the processes our slurmd started (slurmstepd, the tasks): they inherit its
+        environment, hence SLURM_CONF naming our slurm.conf."""
+        mark = f"SLURM_CONF={self.conf}".encode()
+        found = []
+        for pid in map(int, filter(str.isdigit, os.listdir("/proc"))):
+            if pid == os.getpid() or pid in self.pids:
+                continue
+            try:
+                with open(f"/proc/{pid}/comm") as f:
+                    if f.read().strip() == "slurmscriptd":  # slurmctld's helper, ends with it
+                        continue
+                with open(f"/proc/{pid}/environ", "rb") as f:
+                    if mark in f.read().split(b"\0"):
+                        found.append(pid)
+            except OSError:
+                pass
+        return found
 
     def stop(self):
         """Jobs first (a killed slurmd leaves slurmstepd and the job's processes behind), then the
         daemons by pid, SIGKILL for those still there after 10 s."""
-        if len(self.pids) > 1:
+        if len(self.daemons) > 1:
             run(["timeout", "10", "scancel", "--user=root"], check=False)
             end = time.time() + 15
             while time.time() < end and run(["timeout", "5", "squeue", "-h"], check=False).stdout.strip():
                 time.sleep(0.2)
+            while time.time() < end and self.job_processes():  # slurmstepd ends just after its job
+                time.sleep(0.1)
         for pid in self.pids:
             try:
                 os.kill(pid, signal.SIGTERM)
@@ -291,6 +329,13 @@ PartitionName=debug Nodes={self.host} Default=YES MaxTime=INFINITE State=UP
                 log(f"pid {pid} killed with SIGKILL")
             except ProcessLookupError:
                 pass
+        if hasattr(self, "conf"):
+            for pid in self.job_processes():
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                    log(f"job process {pid} left behind: killed with SIGKILL")
+                except ProcessLookupError:
+                    pass
         log("Slurm stopped")
 
 
@@ -334,7 +379,7 @@ def slurm_test(sweep, root):
         expect("\nruns=(0-2 3-5)\nfirst=(0 3)\n" in text, "the emitted array:\n" + text)
         job = run(["sbatch", "--parsable", write(f"{root}/b.sbatch", text)]).stdout.strip().split(";")[0]
         wait_for(f"{b}.parts/3.jsonl.tmp/4.err", 120, "task 1 never started run 4")
-        time.sleep(0.3)
+        time.sleep(0.1)
         run(["scancel", f"{job}_1"])
         log(f"scancel {job}_1 while run 4 runs")
         cluster.wait_gone(job, 120)
@@ -374,7 +419,7 @@ def parallel_test(sweep, root):
                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         wait_for(f"{b}.parts/3.jsonl.tmp/4.err", 120, "the second line never started run 4")
-        time.sleep(0.3)
+        time.sleep(0.1)
         found = [pid for pid in map(int, filter(str.isdigit, os.listdir("/proc")))
                  if sweep_part_of(pid) == f"{b}.parts/3"]
         # The line's sweep, not its run (a forked child with the same command line).

@@ -82,7 +82,10 @@ std::string emit_text(const EmitContext& ctx, const std::vector<std::size_t>& pe
   const std::size_t per_task = runs_per_task(pending.size(), options);
   const auto batches = batches_of(pending, per_task);
   const std::string parts = ctx.prefix + ".parts";
-  const std::string limit = ctx.time_limit > 0 ? fmt::format(" --time-limit {}s", ctx.time_limit) : "";
+  // A batch's sweep skips what its part records: a retried failure must be asked for again.
+  const std::string limit =
+      fmt::format("{}{}", ctx.time_limit > 0 ? fmt::format(" --time-limit {}s", ctx.time_limit) : "",
+                  options.retry_failed ? " --retry-failed" : "");
   const std::string self = shell_quote(ctx.self);
   const std::string file = shell_quote(ctx.sweep_file);
   std::string out;
@@ -125,6 +128,11 @@ std::string emit_text(const EmitContext& ctx, const std::vector<std::size_t>& pe
   out += bash_array("runs", runs);
   out += bash_array("first", first);
   out += ": \"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch: each task of the job array runs one batch}\"\n";
+  // A task id past the batches (an --array given to sbatch by hand) runs nothing.
+  out += fmt::format(
+      "[ -n \"${{runs[$SLURM_ARRAY_TASK_ID]:-}}\" ] || {{ echo \"this script has array tasks 0-{} only, not "
+      "$SLURM_ARRAY_TASK_ID\" >&2; exit 2; }}\n",
+      batches.size() - 1);
   out += fmt::format("exec {} sweep {} --only \"${{runs[$SLURM_ARRAY_TASK_ID]}}\" --out {}/\"${{first[$SLURM_ARRAY_"
                      "TASK_ID]}}\" --jobs \"${{SLURM_CPUS_PER_TASK:-{}}}\" --progress false{}\n",
                      self, file, shell_quote(parts), options.cpus_per_task, limit);

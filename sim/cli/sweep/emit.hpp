@@ -15,6 +15,7 @@ struct EmitOptions {
   std::size_t max_tasks = 1000;  // Slurm: array tasks at most (ids 0..max_tasks-1 stay below MaxArraySize)
   std::size_t runs_per_task = 0; // 0: the fewest that keep the array within max_tasks (jobs: 1)
   std::size_t cpus_per_task = 1; // runs of a batch at a time
+  bool retry_failed = false;     // the batches run their failed runs again (their parts record them)
 };
 
 /** @brief The pending run indices (sorted) cut into batches of @p runs_per_task contiguous

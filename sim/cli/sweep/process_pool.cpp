@@ -27,11 +27,19 @@ ProcessPool::~ProcessPool() {
 void ProcessPool::start(std::size_t id, const std::function<int()>& body, const std::string& stderr_path) {
   std::fflush(stdout);
   std::fflush(stderr);
+  // The parent may catch SIGTERM (StopRequest); a run must die of it, as under Slurm's own kill.
+  // Blocked across fork, a SIGTERM sent to the new child before it drops the parent's handler
+  // stays pending until it has, instead of being swallowed by that handler.
+  sigset_t term, previous;
+  sigemptyset(&term);
+  sigaddset(&term, SIGTERM);
+  sigprocmask(SIG_BLOCK, &term, &previous);
   const pid_t pid = fork();
+  if (pid != 0) sigprocmask(SIG_SETMASK, &previous, nullptr);
   if (pid < 0) throw std::runtime_error("sweep: fork failed");
   if (pid == 0) {
-    // The parent may catch SIGTERM (StopRequest); a run dies of it, as under Slurm's own kill.
     signal(SIGTERM, SIG_DFL);
+    sigprocmask(SIG_SETMASK, &previous, nullptr);
     const int out = open("/dev/null", O_WRONLY);
     const int err = open(stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (out >= 0) dup2(out, STDOUT_FILENO);
@@ -54,7 +62,11 @@ std::pair<std::size_t, Outcome> ProcessPool::wait_one(const std::function<bool()
   while (true) {
     if (!stopping_ && stop && stop()) {
       stopping_ = true;
+      stop_sent_ = std::chrono::steady_clock::now();
       for (const auto& [pid, child] : running_) kill(pid, SIGTERM);
+    } else if (stopping_ && seconds_since(stop_sent_) > kStopGrace) {
+      // A run that ignores SIGTERM must not keep the sweep (and its scheduler's job) alive.
+      for (const auto& [pid, child] : running_) kill(pid, SIGKILL);
     }
     for (auto it = running_.begin(); it != running_.end(); ++it) {
       int st = 0;

@@ -47,6 +47,8 @@ class ProcessPool {
   double time_limit_;
   std::map<pid_t, Child> running_;
   bool stopping_ = false;
+  std::chrono::steady_clock::time_point stop_sent_;
+  static constexpr double kStopGrace = 3; // seconds between SIGTERM and SIGKILL (Slurm's KillWait is 30 s)
 };
 
 } // namespace ckptsim::sweep

@@ -33,6 +33,12 @@ Record record_from_json(const nlohmann::ordered_json& j);
  *  by an interruption is dropped (with a warning on stderr); any other bad line is an InputError. */
 std::vector<Record> read_records(const std::string& path);
 
+/** @brief Whether @p later, read after @p earlier for the same run, replaces it: a successful record
+ *  wins over a failed one wherever each was read; among records alike, the later one. */
+inline bool supersedes(const Record& later, const Record& earlier) {
+  return later.status == "ok" || earlier.status != "ok";
+}
+
 /** @brief Appends and flushes one record (a crash of the sweep loses at most the line being written). */
 void append_record(const std::string& path, const Record& r);
 

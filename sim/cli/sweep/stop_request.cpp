@@ -11,6 +11,7 @@ StopRequest::StopRequest() {
   g_requested = 0;
   struct sigaction action {};
   action.sa_handler = on_term;
+  action.sa_flags = SA_RESTART; // a blocking waitpid goes on instead of failing with EINTR
   sigemptyset(&action.sa_mask);
   sigaction(SIGTERM, &action, &previous_);
 }

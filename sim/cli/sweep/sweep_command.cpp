@@ -44,6 +44,7 @@ struct SweepArgs {
   EmitOptions emit_options;
   std::vector<std::string> emit_only_flags; // given, to refuse them without --emit
   std::string only;
+  bool only_given = false;
   bool retry_failed = false;
   bool restart = false;
   int progress = -1; // -1: when stderr is a terminal
@@ -105,7 +106,10 @@ SweepArgs parse_args(const std::vector<std::string>& args) {
       const std::string& v = value(i);
       char* end = nullptr;
       const long n = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end != 0 || n < 1 || n > 1000000) throw InputError("command line", x, "expected a number >= 1");
+      // --cpus-per-task becomes each task's --jobs: the same bounds.
+      const long most = x == "--cpus-per-task" ? 4096 : 1000000;
+      if (v.empty() || *end != 0 || n < 1 || n > most)
+        throw InputError("command line", x, fmt::format("expected a number from 1 to {}", most));
       auto& o = a.emit_options;
       (x == "--runs-per-task" ? o.runs_per_task
        : x == "--max-tasks"   ? o.max_tasks
@@ -113,6 +117,7 @@ SweepArgs parse_args(const std::vector<std::string>& args) {
       a.emit_only_flags.push_back(x);
     } else if (x == "--only") {
       a.only = value(i);
+      a.only_given = true;
     } else if (x == "--retry-failed") {
       a.retry_failed = true;
     } else if (x == "--restart") {
@@ -133,11 +138,14 @@ SweepArgs parse_args(const std::vector<std::string>& args) {
   if (a.emit.empty() && !a.emit_only_flags.empty())
     throw InputError("command line", a.emit_only_flags.front(), "only applies to --emit jobs|slurm");
   a.emit_options.kind = a.emit;
+  a.emit_options.retry_failed = a.retry_failed;
   if (a.jobs == 0) a.jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   return a;
 }
 
 std::set<std::size_t> parse_only(const std::string& text, std::size_t total) {
+  // An empty list would mean every run: a script's empty variable must not run a whole sweep.
+  if (text.empty()) throw InputError("command line", "--only", "an empty list: expected INDEX or FIRST-LAST, ...");
   std::set<std::size_t> out;
   std::stringstream ss(text);
   for (std::string item; std::getline(ss, item, ',');) {
@@ -198,15 +206,18 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
   const ResultFiles files{prefix + ".jsonl", prefix + ".csv", prefix + ".points.csv"};
 
   std::set<std::size_t> only;
-  if (!args.only.empty()) only = parse_only(args.only, runs.size());
-  if (args.restart && !args.dry_run) {
+  if (args.only_given) only = parse_only(args.only, runs.size());
+  // --restart: the earlier results go once the options are known to be good (an emission refused
+  // for its options discards nothing).
+  auto discard_earlier = [&] {
+    if (!args.restart) return;
     fs::remove(files.jsonl);
     fs::remove(files.csv);
     fs::remove(files.points);
     fs::remove_all(prefix + ".parts");
-  }
+  };
   // A run's successful record wins over a failed one, wherever each is (a failure retried here
-  // after a part recorded it, or the reverse); among records alike, the later one.
+  // after a part recorded it, or the reverse); among records alike, the later one (supersedes).
   std::map<std::string, Record> latest;
   if (!args.restart)
     for (auto& [path, records] : recorded_runs(prefix))
@@ -217,7 +228,7 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
                            "changed since): use --restart to discard them and their parts, or --out to write "
                            "elsewhere");
         auto it = latest.find(r.key);
-        if (it == latest.end() || r.status == "ok" || it->second.status != "ok") latest[r.key] = std::move(r);
+        if (it == latest.end() || supersedes(r, it->second)) latest[r.key] = std::move(r);
       }
   std::vector<const RunSpec*> pending;
   for (const auto& run : runs) {
@@ -244,7 +255,10 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
   if (!args.emit.empty()) {
     if (pending.empty()) {
       std::size_t failed = 0;
-      for (const auto& [k, r] : latest) failed += r.status != "ok";
+      for (const auto& run : runs) {
+        auto it = latest.find(run.key);
+        failed += (only.empty() || only.count(run.index)) && it != latest.end() && it->second.status != "ok";
+      }
       std::fprintf(stderr,
                    "sweep: nothing to emit: every run%s of %s is recorded in %s.jsonl or %s.parts/ (%zu failed%s); "
                    "no %s written\n",
@@ -260,20 +274,22 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
     ctx.version = version();
     ctx.time_limit = time_limit > 0 ? time_limit : 0;
     ctx.total_runs = runs.size();
-    if (args.emit == "slurm" && ctx.prefix.find('%') != std::string::npos)
+    if (args.emit == "slurm" && ctx.prefix.find_first_of("%\\") != std::string::npos)
       throw InputError("command line", "--out",
-                       fmt::format("\"{}\": Slurm reads '%' in an output file name as a pattern; choose a results "
-                                   "prefix without it",
+                       fmt::format("\"{}\": Slurm reads '%' in an output file name as a pattern and '\\' as an "
+                                   "escape; choose a results prefix without them",
                                    prefix));
     std::vector<std::size_t> indices;
     for (const auto* p : pending) indices.push_back(p->index);
     const std::string text = emit_text(ctx, indices, args.emit_options); // checks the options before any folder
+    discard_earlier();
     // Slurm opens each task's output file in the parts folder before the task starts: it must exist.
     fs::create_directories(ctx.prefix + ".parts");
     std::fputs(text.c_str(), stdout);
     return 0;
   }
 
+  discard_earlier();
   std::vector<Record> kept_records;
   for (auto& [k, r] : latest) kept_records.push_back(r);
   SweepProgress progress(pending.size(), args.progress < 0 ? isatty(STDERR_FILENO) != 0 : args.progress == 1);
@@ -301,7 +317,8 @@ int merge_command(const std::vector<std::string>& args) {
       std::printf("usage: ckptsim merge --out PREFIX PART.jsonl...\n\n"
                   "Combines the JSON-lines results of parts of one sweep (`ckptsim sweep --emit`, or sweeps run\n"
                   "with --only on several machines) into PREFIX.jsonl, PREFIX.csv and PREFIX.points.csv. Parts of\n"
-                  "different sweeps are refused; a run present in several parts keeps its successful record.\n");
+                  "different sweeps are refused; a run present in several parts keeps its successful record.\n"
+                  "The runs already in PREFIX.jsonl are kept: it is read first, as one more part.\n");
       return 0;
     }
     if (args[i] == "--out") {
@@ -315,6 +332,15 @@ int merge_command(const std::vector<std::string>& args) {
   }
   if (out.empty()) throw InputError("command line", "--out", "ckptsim merge needs --out PREFIX");
   if (inputs.empty()) throw InputError("command line", "PART", "ckptsim merge needs result files to merge");
+  // Rewriting PREFIX.jsonl from the parts alone would lose the runs recorded only there (done by a
+  // local sweep before the parts were emitted, or a failure retried here): it is an input too.
+  const std::string existing = out + ".jsonl";
+  bool listed = false;
+  for (const auto& path : inputs) {
+    std::error_code ec;
+    listed = listed || fs::equivalent(path, existing, ec);
+  }
+  if (!listed && fs::exists(existing)) inputs.insert(inputs.begin(), existing);
   std::map<std::string, Record> merged;
   std::string fingerprint;
   std::string first;
@@ -330,7 +356,7 @@ int merge_command(const std::vector<std::string>& args) {
             fmt::format("a part of a different sweep than {} (another sweep file or changed inputs)", first));
       }
       auto it = merged.find(r.key);
-      if (it == merged.end() || (it->second.status != "ok" && r.status == "ok")) merged[r.key] = std::move(r);
+      if (it == merged.end() || supersedes(r, it->second)) merged[r.key] = std::move(r);
     }
   }
   std::vector<Record> records;

@@ -228,7 +228,7 @@ ExecuteOutcome execute_runs(const SweepSpec& spec, const std::vector<const RunSp
       r.error = fmt::format("killed after the time limit of {} s", time_limit);
     else if (r.status != "ok")
       r.error = tail_of_file(err);
-    if (r.status == "crashed" && o.code == SIGTERM && stop.requested())
+    if (r.status == "crashed" && (o.code == SIGTERM || o.code == SIGKILL) && stop.requested())
       r.error = "stopped by SIGTERM with its sweep (a scheduler's time limit or a cancellation); --retry-failed "
                 "runs it again";
     else if (r.status == "crashed" && r.error.empty())
