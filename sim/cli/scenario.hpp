@@ -16,8 +16,8 @@ struct ScenarioFiles {
   std::string timers;
   // With a platform XML: an existing host as controller, and the level of its zones that are the
   // clusters; both set the topology's field ("controller": {"host": ...}, "clusters_at").
-  std::string controller;
-  std::string clusters_at;
+  std::string controller{};
+  std::string clusters_at{};
 };
 
 /** @brief Loads the documents (files or embedded defaults) and applies @p overrides. */
