@@ -82,14 +82,18 @@ SweepArgs parse_args(const std::vector<std::string>& args) {
     if (i + 1 >= args.size()) throw InputError("command line", args[i], "expects a value");
     return args[++i];
   };
+  auto count = [&](std::size_t& i, const std::string& option, long most) {
+    const std::string& v = value(i);
+    char* end = nullptr;
+    const long n = std::strtol(v.c_str(), &end, 10);
+    if (v.empty() || *end != 0 || n < 1 || n > most)
+      throw InputError("command line", option, fmt::format("expected a number from 1 to {}", most));
+    return static_cast<std::size_t>(n);
+  };
   for (std::size_t i = 0; i < args.size(); i++) {
     const std::string& x = args[i];
     if (x == "--jobs" || x == "-j") {
-      const std::string& v = value(i);
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
-      if (*end != 0 || n < 1 || n > 4096) throw InputError("command line", "--jobs", "expected a number of jobs >= 1");
-      a.jobs = static_cast<int>(n);
+      a.jobs = static_cast<int>(count(i, "--jobs", 4096));
     } else if (x == "--time-limit") {
       std::string why;
       auto d = units::parse(value(i), units::Kind::Duration, &why);
@@ -103,17 +107,10 @@ SweepArgs parse_args(const std::vector<std::string>& args) {
       a.emit = value(i);
       if (a.emit != "jobs" && a.emit != "slurm") throw InputError("command line", "--emit", "expected jobs or slurm");
     } else if (x == "--runs-per-task" || x == "--max-tasks" || x == "--cpus-per-task") {
-      const std::string& v = value(i);
-      char* end = nullptr;
-      const long n = std::strtol(v.c_str(), &end, 10);
       // --cpus-per-task becomes each task's --jobs: the same bounds.
-      const long most = x == "--cpus-per-task" ? 4096 : 1000000;
-      if (v.empty() || *end != 0 || n < 1 || n > most)
-        throw InputError("command line", x, fmt::format("expected a number from 1 to {}", most));
+      const std::size_t n = count(i, x, x == "--cpus-per-task" ? 4096 : 1000000);
       auto& o = a.emit_options;
-      (x == "--runs-per-task" ? o.runs_per_task
-       : x == "--max-tasks"   ? o.max_tasks
-                              : o.cpus_per_task) = static_cast<std::size_t>(n);
+      (x == "--runs-per-task" ? o.runs_per_task : x == "--max-tasks" ? o.max_tasks : o.cpus_per_task) = n;
       a.emit_only_flags.push_back(x);
     } else if (x == "--only") {
       a.only = value(i);
