@@ -304,6 +304,9 @@ void Run::check_consistency(bool final, const std::string& context) {
 }
 
 void Run::create_actors() {
+  node_env_ = std::make_unique<NodeEnv>(NodeEnv{NodeInputs{platform_.layout, topology_, timers_, *workload_, *protocol_,
+                                                           config_.options.seed, application_.deterministic},
+                                                *this, *this, *this, *this, Observers{stats_, trace_, oracle_}});
   for (NodeId e = 0; e < num_endpoints(); e++) start_node(e, false, {});
   proxies_.start(num_endpoints(), proxy_mode_); // after the nodes: a host's actors die in creation order
   sg4::Actor::create("failure-injector", platform_.controller, [this] {

@@ -17,6 +17,7 @@
 #include "sim/engine/wire.hpp"
 #include "sim/failures/failure_process.hpp"
 #include "sim/net/comm_proxies.hpp"
+#include "sim/node/ports.hpp"
 #include "sim/observe/oracle.hpp"
 #include "sim/observe/paje.hpp"
 #include "sim/observe/trace.hpp"
@@ -42,11 +43,11 @@ struct RunResult {
   std::string stuck; // non-empty: the watchdog ended a run that could not progress (what was pending)
 };
 
-class Run {
+class Run : public WirePort, public StoragePort, public LifecyclePort, public RendezvousPort {
  public:
   /** @brief Parses and validates the inputs (InputError on bad input); nothing is simulated yet. */
   explicit Run(RunConfig config);
-  ~Run();
+  ~Run() override;
   /** @brief Creates the SimGrid engine and platform, reads the inputs that depend on it and the
    *  protocol (InputError on bad input). @p simgrid_argv: program name + --cfg/--log options. */
   void prepare(std::vector<std::string> simgrid_argv);
@@ -66,62 +67,62 @@ class Run {
   ConsistencyOracle& oracle() { return oracle_; }
   int num_nodes() const { return platform_.layout.num_nodes(); }
   int num_endpoints() const { return num_nodes() + static_cast<int>(services_.size()); }
-  sg4::Host* host_of(NodeId endpoint) const;
+  sg4::Host* host_of(NodeId endpoint) const override;
   std::string endpoint_name(NodeId endpoint) const;
 
-  sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const;
-  Incarnation incarnation(NodeId endpoint) const { return incarnation_[endpoint]; }
+  sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const override;
+  Incarnation incarnation(NodeId endpoint) const override { return incarnation_[endpoint]; }
   bool is_up(NodeId endpoint) const { return up_[endpoint]; }
   /** @brief Incarnation @p inc of @p endpoint still runs. A failure may strike a node while its
    *  actor is between two SimGrid calls (another actor struck it at the same date); the actor is
    *  killed at its next call, and until then nothing it does may reach the run. */
-  bool alive(NodeId endpoint, Incarnation inc) const { return up_[endpoint] && incarnation_[endpoint] == inc; }
+  bool alive(NodeId endpoint, Incarnation inc) const override { return up_[endpoint] && incarnation_[endpoint] == inc; }
 
   /** @brief Puts an envelope on the wire to the current incarnation of its destination. Returns
    *  the comm, or null when the destination is down (the message is lost, as in a real crash);
    *  @p via receives the proxy the comm was started through (see CommProxies). */
-  std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via);
+  std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) override;
   /** @brief The receiver takes ownership of an envelope it got from the wire; null when the
    *  envelope was lost with its failed sender at the very date its transfer ended. */
-  std::unique_ptr<Envelope> take(Envelope* env);
+  std::unique_ptr<Envelope> take(Envelope* env) override;
   /** @brief The sender saw its comm fail. */
-  void drop(std::uint64_t wire_id);
+  void drop(std::uint64_t wire_id) override;
 
-  void register_runtime(NodeId endpoint, NodeRuntime* rt);
-  void unregister_runtime(NodeId endpoint, NodeRuntime* rt);
+  void register_runtime(NodeId endpoint, NodeRuntime* rt) override;
+  void unregister_runtime(NodeId endpoint, NodeRuntime* rt) override;
 
   // ---- rendezvous sends (Workload::rendezvous; run_rendezvous.cpp) ----
   /** @brief Whether the receiver of @p msg has posted the receive that takes it (false while the
    *  receiver is down). The engine stands for SMPI's mailbox here: matching is instantaneous. */
-  bool receive_posted(const AppMessage& msg) const;
+  bool receive_posted(const AppMessage& msg) const override;
   /** @brief @p holder holds a message for @p receiver until its receive is posted. */
-  void await_post(NodeId receiver, NodeId holder) { rendezvous_.await(receiver, holder); }
+  void await_post(NodeId receiver, NodeId holder) override { rendezvous_.await(receiver, holder); }
   /** @brief @p receiver moved (its application ran, or was restored): the holders whose messages
    *  it now takes are woken up to send them. */
-  void posted_by(NodeId receiver);
+  void posted_by(NodeId receiver) override;
   /** @brief A node's mailbox for wake-ups, apart from its messages: a node hands over its messages
    *  in the order they reached its mailbox, and a wake-up must not wait behind a long transfer. */
-  sg4::Mailbox* bell(NodeId endpoint, Incarnation inc) const;
+  sg4::Mailbox* bell(NodeId endpoint, Incarnation inc) const override;
   /** @brief What a wake-up delivers to a node's bell (never owned, never on the wire). */
   static Envelope* wake_token();
   /** @brief @p holder got its wake-up. */
-  void woken(NodeId holder) { rendezvous_.answered(holder); }
+  void woken(NodeId holder) override { rendezvous_.answered(holder); }
 
   /** @brief A node's application finished (or was rolled back from finished). */
-  void set_app_finished(NodeId node, bool finished);
-  void set_result_digest(NodeId node, std::uint64_t digest);
+  void set_app_finished(NodeId node, bool finished) override;
+  void set_result_digest(NodeId node, std::uint64_t digest) override;
   /** @brief A node's quiet status changed (application finished or service, protocol idle). */
-  void set_quiet(NodeId endpoint, bool quiet);
+  void set_quiet(NodeId endpoint, bool quiet) override;
   /** @brief What endpoint @p e's process does now ("computing", "waiting", "blocked",
    *  "recovering", "down", "finished": a static string): traced when it changes. */
-  void set_state(NodeId e, const char* state);
+  void set_state(NodeId e, const char* state) override;
   /** @brief A node's application started or stopped computing (the watchdog's progress). */
-  void set_computing(NodeId node, bool computing);
+  void set_computing(NodeId node, bool computing) override;
   /** @brief The application moved forward now: a message of it received, a computation step
    *  ended (the watchdog's progress). */
   /** @brief @p node's application stands at @p work done and @p delivered messages (the
    *  watchdog's measure of progress). */
-  void note_progress(NodeId node, double work, std::uint64_t delivered) {
+  void note_progress(NodeId node, double work, std::uint64_t delivered) override {
     termination_.note_progress(node, work, delivered, sg4::Engine::get_clock());
   }
   /** @brief Tells the termination whether a failed node waits for its restart or detection. */
@@ -129,38 +130,38 @@ class Run {
   /** @brief Tells the termination whether application messages are on the wire. */
   void note_wire() { termination_.set_app_on_wire(wire_.app_messages() > 0, sg4::Engine::get_clock()); }
   /** @brief A node's agent started or stopped doing its part of a recovery. */
-  void set_recovering(NodeId endpoint, bool recovering);
+  void set_recovering(NodeId endpoint, bool recovering) override;
   /** @brief No protocol control message on the wire and no agent recovering. */
   bool quiescent() const { return termination_.quiescent(wire_.control_messages()); }
   /** @brief A transfer restoring a lost checkpoint copy started / ended: part of the recovery. */
-  void replica_started() { termination_.replica_started(); }
-  void replica_finished() { termination_.replica_finished(); }
+  void replica_started() override { termination_.replica_started(); }
+  void replica_finished() override { termination_.replica_finished(); }
   /** @brief Ends the recoveries that only waited for quiescence (recovery_needs_quiescence). */
-  void recheck_recoveries();
+  void recheck_recoveries() override;
   /** @brief Ends the run if every endpoint is quiet and nothing is on the wire or recovering. */
-  bool try_terminate();
-  bool over() const { return end_.over(); }
+  bool try_terminate() override;
+  bool over() const override { return end_.over(); }
 
   // ---- stable storage ----
-  CheckpointStore& store() { return store_; }
-  std::vector<Holder> remote_holders(NodeId node, std::uint64_t number) const;
-  sg4::Host* holder_host(Holder h) const;
-  std::string holder_name(Holder h) const;
-  bool holder_up(Holder h) const { return is_server(h) || up_[h]; }
+  CheckpointStore& store() override { return store_; }
+  std::vector<Holder> remote_holders(NodeId node, std::uint64_t number) const override;
+  sg4::Host* holder_host(Holder h) const override;
+  std::string holder_name(Holder h) const override;
+  bool holder_up(Holder h) const override { return is_server(h) || up_[h]; }
   /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
-  void unrecoverable(NodeId node, std::uint64_t number);
+  void unrecoverable(NodeId node, std::uint64_t number) override;
   const StorageModelInfo& storage_model(NodeId node) const;
   /** @brief NodeContext::recovery_line, asked by endpoint @p asker. */
-  std::optional<std::uint64_t> recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers);
+  std::optional<std::uint64_t> recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers) override;
 
   // ---- failures ----
   void failure_arrival(NodeId victim);
-  void notice_processed(FailureId id, NodeId node);
-  void restart_complete(FailureId id, NodeId node);
-  void node_recovered(FailureId up_to, NodeId node);
+  void notice_processed(FailureId id, NodeId node) override;
+  void restart_complete(FailureId id, NodeId node) override;
+  void node_recovered(FailureId up_to, NodeId node) override;
   /** @brief @p node restored a state: counted in every recovery under way (processes rolled back
    *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
-  void node_rolled_back(NodeId node);
+  void node_rolled_back(NodeId node) override;
   /** @brief The work @p node had done when its last failure struck: what a restarted process
    *  loses at its first rollback. */
   double death_work(NodeId node) const { return death_work_[node]; }
@@ -169,8 +170,8 @@ class Run {
   /** @brief Processes sharing @p node's host, @p node included (1 unless shrink doubled it up):
    *  each computes at the host's speed divided by this. */
   int cpu_share(NodeId node) const;
-  std::uint64_t next_event_count() { return ++events_; }
-  CommProxies& proxies() { return proxies_; }
+  std::uint64_t next_event_count() override { return ++events_; }
+  CommProxies& proxies() override { return proxies_; }
 
  private:
   void create_actors();
@@ -258,6 +259,7 @@ class Run {
   std::vector<double> death_work_;
 
   CheckpointStore store_;
+  std::unique_ptr<NodeEnv> node_env_; // what every node is given (after prepare)
   RunEnd end_;
   std::uint64_t events_ = 0;
   std::size_t violations_ = 0;

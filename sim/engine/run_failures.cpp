@@ -153,7 +153,7 @@ void Run::restart(FailureId id) {
 
 void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
   sg4::Actor::create(endpoint_name(endpoint), host_of(endpoint), [this, endpoint, restarted, notice] {
-    NodeRuntime rt(*this, endpoint, restarted, notice);
+    NodeRuntime rt(*node_env_, NodeStart{endpoint, restarted, notice, cpu_share(endpoint), death_work(endpoint)});
     rt();
   });
 }

@@ -1,6 +1,6 @@
 #include "sim/node/checkpoint_transfers.hpp"
 
-#include "sim/engine/run.hpp"
+#include "sim/node/ports.hpp"
 
 #include <simgrid/Exception.hpp>
 
@@ -8,8 +8,9 @@
 
 namespace ckptsim {
 
-CheckpointTransfers::CheckpointTransfers(Run& run, NodeContext& node, NodeId self, Incarnation inc, ClusterId cluster)
-    : run_(run)
+CheckpointTransfers::CheckpointTransfers(NodeEnv& env, NodeContext& node, NodeId self, Incarnation inc,
+                                         ClusterId cluster)
+    : env_(env)
     , node_(node)
     , self_(self)
     , inc_(inc)
@@ -17,34 +18,34 @@ CheckpointTransfers::CheckpointTransfers(Run& run, NodeContext& node, NodeId sel
 
 CheckpointTransfers::~CheckpointTransfers() {
   for (const auto& io : io_)
-    if (io.replica) run_.replica_finished();
+    if (io.replica) env_.storage.replica_finished();
 }
 
-bool CheckpointTransfers::dead() const { return !run_.alive(self_, inc_); }
+bool CheckpointTransfers::dead() const { return !env_.wire.alive(self_, inc_); }
 
 void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
   if (dead()) return;
-  double bytes = run_.topology().clusters[cluster_].checkpoint_size;
-  if (s.app && run_.workload().state_bytes(*s.app) >= 0) bytes = run_.workload().state_bytes(*s.app);
-  run_.store().add(self_, number, std::move(s), bytes);
-  run_.stats().max("storage.held_checkpoints_max", static_cast<double>(run_.store().held()));
-  run_.stats().max("storage.held_bytes_max", run_.store().held_bytes());
+  double bytes = env_.inputs.topology.clusters[cluster_].checkpoint_size;
+  if (s.app && env_.inputs.workload.state_bytes(*s.app) >= 0) bytes = env_.inputs.workload.state_bytes(*s.app);
+  env_.storage.store().add(self_, number, std::move(s), bytes);
+  env_.observe.stats.max("storage.held_checkpoints_max", static_cast<double>(env_.storage.store().held()));
+  env_.observe.stats.max("storage.held_bytes_max", env_.storage.store().held_bytes());
   int started = 0;
-  const bool traced = run_.trace().enabled(1); // the names are built for the trace only
+  const bool traced = env_.observe.trace.enabled(1); // the names are built for the trace only
   nlohmann::ordered_json holders = nlohmann::ordered_json::array();
-  for (Holder h : run_.remote_holders(self_, number)) {
-    if (traced) holders.push_back(run_.holder_name(h));
-    if (!run_.holder_up(h)) { // a buddy that is down cannot take the copy
-      run_.stats().add("storage.copies_failed");
+  for (Holder h : env_.storage.remote_holders(self_, number)) {
+    if (traced) holders.push_back(env_.storage.holder_name(h));
+    if (!env_.storage.holder_up(h)) { // a buddy that is down cannot take the copy
+      env_.observe.stats.add("storage.copies_failed");
       continue;
     }
-    auto comm = sg4::Comm::sendto_async(run_.host_of(self_), run_.holder_host(h),
+    auto comm = sg4::Comm::sendto_async(env_.wire.host_of(self_), env_.storage.holder_host(h),
                                         static_cast<std::uint64_t>(std::llround(bytes)));
     io_.push_back({comm, true, number, h});
     started++;
   }
   if (traced) node_.trace_event(1, "ckpt_save", {{"number", number}, {"bytes", bytes}, {"copies", holders}});
-  run_.stats().add("storage.saves");
+  env_.observe.stats.add("storage.saves");
   if (started == 0)
     completed_.push_back({true, number});
   else
@@ -53,9 +54,9 @@ void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
 
 void CheckpointTransfers::load(std::uint64_t number) {
   if (dead()) return;
-  const auto* entry = run_.store().find(self_, number);
+  const auto* entry = env_.storage.store().find(self_, number);
   if (!entry || entry->holders.empty()) {
-    run_.unrecoverable(self_, number);
+    env_.storage.unrecoverable(self_, number);
     return;
   }
   if (entry->holders.count(self_)) { // still in this node's memory: no transfer
@@ -63,10 +64,11 @@ void CheckpointTransfers::load(std::uint64_t number) {
     return;
   }
   const Holder from = *entry->holders.begin();
-  auto comm = sg4::Comm::sendto_async(run_.holder_host(from), run_.host_of(self_),
+  auto comm = sg4::Comm::sendto_async(env_.storage.holder_host(from), env_.wire.host_of(self_),
                                       static_cast<std::uint64_t>(std::llround(entry->bytes)));
   io_.push_back({comm, false, number, from});
-  node_.trace_event(1, "ckpt_load", {{"number", number}, {"bytes", entry->bytes}, {"from", run_.holder_name(from)}});
+  node_.trace_event(1, "ckpt_load",
+                    {{"number", number}, {"bytes", entry->bytes}, {"from", env_.storage.holder_name(from)}});
 }
 
 void CheckpointTransfers::discard(std::uint64_t number) {
@@ -77,17 +79,17 @@ void CheckpointTransfers::discard(std::uint64_t number) {
   for (std::size_t i = io_.size(); i-- > 0;) {
     if (!io_[i].save || io_[i].number != number) continue;
     io_[i].comm->cancel();
-    if (io_[i].replica) run_.replica_finished();
+    if (io_[i].replica) env_.storage.replica_finished();
     io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(i));
   }
   saves_left_.erase(number);
   std::erase_if(completed_, [number](const Completed& c) { return c.save && c.number == number; });
-  run_.store().drop(self_, number);
+  env_.storage.store().drop(self_, number);
 }
 
 void CheckpointTransfers::replicate(std::uint64_t number) {
   if (dead()) return;
-  const auto* entry = run_.store().find(self_, number);
+  const auto* entry = env_.storage.store().find(self_, number);
   if (!entry || entry->holders.empty()) return;
   if (!entry->holders.count(self_)) { // a restarted node: its own copy comes back from a holder
     for (const auto& io : io_)
@@ -95,8 +97,8 @@ void CheckpointTransfers::replicate(std::uint64_t number) {
     start_replica(number, *entry->holders.begin(), false, entry->bytes);
     return; // its remote copies are complete: they are where it fetches from
   }
-  for (Holder h : run_.remote_holders(self_, number)) {
-    if (entry->holders.count(h) || !run_.holder_up(h)) continue;
+  for (Holder h : env_.storage.remote_holders(self_, number)) {
+    if (entry->holders.count(h) || !env_.storage.holder_up(h)) continue;
     bool pending = false;
     for (const auto& io : io_) pending |= io.save && io.number == number && io.holder == h;
     if (!pending) start_replica(number, h, true, entry->bytes);
@@ -104,14 +106,14 @@ void CheckpointTransfers::replicate(std::uint64_t number) {
 }
 
 void CheckpointTransfers::start_replica(std::uint64_t number, int peer, bool outgoing, double bytes) {
-  sg4::Host* from = outgoing ? run_.host_of(self_) : run_.holder_host(peer);
-  sg4::Host* to = outgoing ? run_.holder_host(peer) : run_.host_of(self_);
+  sg4::Host* from = outgoing ? env_.wire.host_of(self_) : env_.storage.holder_host(peer);
+  sg4::Host* to = outgoing ? env_.storage.holder_host(peer) : env_.wire.host_of(self_);
   auto comm = sg4::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(bytes)));
   io_.push_back({comm, outgoing, number, peer, true});
-  run_.stats().add("storage.replicas");
-  run_.replica_started();
+  env_.observe.stats.add("storage.replicas");
+  env_.storage.replica_started();
   node_.trace_event(1, "ckpt_replicate",
-                    {{"number", number}, {"bytes", bytes}, {outgoing ? "to" : "from", run_.holder_name(peer)}});
+                    {{"number", number}, {"bytes", bytes}, {outgoing ? "to" : "from", env_.storage.holder_name(peer)}});
 }
 
 std::optional<CheckpointTransfers::Completed> CheckpointTransfers::next_completed() {
@@ -128,15 +130,16 @@ void CheckpointTransfers::add_comms(std::vector<sg4::CommPtr>& waited) const {
 void CheckpointTransfers::finished(std::size_t index, bool ok) {
   PendingIo io = io_[index];
   io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(index));
-  if (io.replica) run_.replica_finished();
-  const auto* entry = run_.store().find(self_, io.number);
+  if (io.replica) env_.storage.replica_finished();
+  const auto* entry = env_.storage.store().find(self_, io.number);
   if (io.save) {
     if (ok && entry) {
-      run_.store().add_copy(self_, io.number, io.holder);
-      run_.stats().add("storage.bytes_written", entry->bytes);
-      if (is_server(io.holder)) run_.stats().add("storage.bytes_written." + run_.holder_name(io.holder), entry->bytes);
+      env_.storage.store().add_copy(self_, io.number, io.holder);
+      env_.observe.stats.add("storage.bytes_written", entry->bytes);
+      if (is_server(io.holder))
+        env_.observe.stats.add("storage.bytes_written." + env_.storage.holder_name(io.holder), entry->bytes);
     } else {
-      run_.stats().add("storage.copies_failed");
+      env_.observe.stats.add("storage.copies_failed");
     }
     if (io.replica) return;
     if (--saves_left_[io.number] == 0) {
@@ -144,8 +147,8 @@ void CheckpointTransfers::finished(std::size_t index, bool ok) {
       completed_.push_back({true, io.number});
     }
   } else if (ok) {
-    run_.stats().add("storage.bytes_read", entry ? entry->bytes : 0.0);
-    if (entry) run_.store().add_copy(self_, io.number, self_); // in this node's memory again
+    env_.observe.stats.add("storage.bytes_read", entry ? entry->bytes : 0.0);
+    if (entry) env_.storage.store().add_copy(self_, io.number, self_); // in this node's memory again
     if (!io.replica) completed_.push_back({false, io.number});
   } else if (!io.replica) {
     load(io.number); // the source died during the transfer: try another copy
@@ -169,7 +172,7 @@ void CheckpointTransfers::settle_after_failure() {
 void CheckpointTransfers::cancel_all() {
   for (auto& io : io_) {
     io.comm->cancel();
-    if (io.replica) run_.replica_finished();
+    if (io.replica) env_.storage.replica_finished();
   }
   io_.clear();
 }

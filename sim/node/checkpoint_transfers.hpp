@@ -15,14 +15,14 @@
 
 namespace ckptsim {
 
-class Run;
+struct NodeEnv;
 namespace sg4 = simgrid::s4u;
 
 class CheckpointTransfers {
  public:
   /** @brief The transfers of incarnation @p inc of node @p self, in @p cluster (its checkpoint
    *  size); @p node traces their events. */
-  CheckpointTransfers(Run& run, NodeContext& node, NodeId self, Incarnation inc, ClusterId cluster);
+  CheckpointTransfers(NodeEnv& env, NodeContext& node, NodeId self, Incarnation inc, ClusterId cluster);
   /** @brief Killed with its node: the copies it was re-creating will not arrive. */
   ~CheckpointTransfers();
   CheckpointTransfers(const CheckpointTransfers&) = delete;
@@ -67,7 +67,7 @@ class CheckpointTransfers {
   /** @brief A transfer re-creating a lost copy: to @p peer (outgoing) or from it. */
   void start_replica(std::uint64_t number, int peer, bool outgoing, double bytes);
 
-  Run& run_;
+  NodeEnv& env_;
   NodeContext& node_;
   const NodeId self_;
   const Incarnation inc_;

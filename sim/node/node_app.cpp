@@ -2,14 +2,14 @@
  * snapshots): the executor (app_executor.hpp) keeps the clock and the steps; this file tells the
  * agent what they bring (a point, messages to send, a stop, the end) and the run what it counts
  * (finished processes, result digests, lost work, rollbacks). */
-#include "sim/engine/run.hpp"
 #include "sim/node/node_runtime.hpp"
+#include "sim/node/ports.hpp"
 
 namespace ckptsim {
 
 void NodeRuntime::finish_step() {
   app_.finish_step(now());
-  run_.note_progress(id_, app_.state()->work_done, app_.state()->delivered);
+  env_.lifecycle.note_progress(id_, app_.state()->work_done, app_.state()->delivered);
 }
 
 void NodeRuntime::pump() {
@@ -19,7 +19,7 @@ void NodeRuntime::pump() {
   while (!service_ && app_.runnable()) start_step();
   release_held();
   sync_finished();
-  if (!service_ && !dead()) run_.posted_by(id_); // this process may have posted receives
+  if (!service_ && !dead()) env_.rendezvous.posted_by(id_); // this process may have posted receives
 }
 
 void NodeRuntime::start_step() {
@@ -38,15 +38,15 @@ void NodeRuntime::start_step() {
 }
 
 void NodeRuntime::send_produced(const AppMessage& produced) {
-  if (!run_.workload().rendezvous()) {
+  if (!env_.inputs.workload.rendezvous()) {
     release(produced);
     return;
   }
   AppMessage msg = produced;
   msg.chan = app_.mutable_state().produced[msg.dst]++;
-  if (!run_.receive_posted(msg)) {
+  if (!env_.rendezvous.receive_posted(msg)) {
     app_.hold(msg);
-    if (run_.trace().enabled(2)) trace_event(2, "app_send_held", message_fields(msg));
+    if (env_.observe.trace.enabled(2)) trace_event(2, "app_send_held", message_fields(msg));
     return;
   }
   release(msg);
@@ -71,9 +71,9 @@ void NodeRuntime::release_held() {
   // Awaited first: releasing makes SimGrid calls, during which a receiver may post one of the
   // messages still held; registered already, the holder gets its wake-up (else it would wait for
   // its next own event). A pair no longer held is dropped by the receiver's next check.
-  for (const auto& m : app_.state()->held) run_.await_post(m.dst, id_);
+  for (const auto& m : app_.state()->held) env_.rendezvous.await_post(m.dst, id_);
   std::vector<AppMessage> ready;
-  app_.take_releasable([this](const AppMessage& m) { return run_.receive_posted(m); }, ready);
+  app_.take_releasable([this](const AppMessage& m) { return env_.rendezvous.receive_posted(m); }, ready);
   for (const auto& m : ready) release(m);
   if (!ready.empty() && app_.finished()) { // its last held messages were its last actions
     sync_finished();
@@ -84,7 +84,7 @@ void NodeRuntime::release_held() {
 bool NodeRuntime::holds_posted_for(NodeId receiver) const {
   if (service_ || !app_.state()) return false;
   for (const auto& m : app_.state()->held)
-    if (m.dst == receiver && run_.receive_posted(m)) return true;
+    if (m.dst == receiver && env_.rendezvous.receive_posted(m)) return true;
   return false;
 }
 
@@ -95,13 +95,13 @@ void NodeRuntime::sync_finished() {
   const auto finished = app_.finished_change();
   if (!finished) return;
   if (*finished) {
-    const std::uint64_t digest = run_.workload().result_digest(*app_.state());
-    run_.set_result_digest(id_, digest);
+    const std::uint64_t digest = env_.inputs.workload.result_digest(*app_.state());
+    env_.lifecycle.set_result_digest(id_, digest);
     nlohmann::ordered_json j{{"work", app_.state()->work_done}};
     if (digest != 0) j["checksum"] = digest;
     trace_event(1, "app_finished", j);
   }
-  run_.set_app_finished(id_, *finished);
+  env_.lifecycle.set_app_finished(id_, *finished);
 }
 
 void NodeRuntime::set_cpu_share(int processes) {
@@ -119,13 +119,13 @@ Snapshot NodeRuntime::snapshot(std::any protocol_state) {
   if (!service_) s.app = app_.state();
   s.protocol = std::move(protocol_state);
   s.date = now();
-  s.oracle_position = service_ ? 0 : run_.oracle().position(id_);
+  s.oracle_position = service_ ? 0 : env_.observe.oracle.position(id_);
   return s;
 }
 
 Snapshot NodeRuntime::initial_snapshot() {
   Snapshot s;
-  if (!service_) s.app = run_.workload().initial_state(id_, run_.config().options.seed);
+  if (!service_) s.app = env_.inputs.workload.initial_state(id_, env_.inputs.seed);
   return s;
 }
 
@@ -133,15 +133,15 @@ void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
   if (service_) return;
   outbox_.forget_awaited(); // the restored process waits for none of the transfers under way
   const double lost = app_.restore(s.app, now());
-  Stats& st = run_.stats();
+  Stats& st = env_.observe.stats;
   st.add("rollbacks");
-  if (!dead()) run_.node_rolled_back(id_);
+  if (!dead()) env_.lifecycle.node_rolled_back(id_);
   st.add("lost_work", lost);
   st.add_cluster("lost_work", cluster_, lost);
-  run_.oracle().truncate(id_, s.oracle_position);
-  if (!run_.application().deterministic) // re-execution draws fresh numbers: no piecewise determinism
+  env_.observe.oracle.truncate(id_, s.oracle_position);
+  if (!env_.inputs.deterministic) // re-execution draws fresh numbers: no piecewise determinism
     app_.mutable_state().rng.reseed(
-        mix_seed(run_.config().options.seed, static_cast<std::uint64_t>(id_) << 20 | inc_, ++restores_));
+        mix_seed(env_.inputs.seed, static_cast<std::uint64_t>(id_) << 20 | inc_, ++restores_));
   trace_event(0, "rollback",
               {{"to_date", s.date}, {"work", app_.state()->work_done}, {"lost", lost}, {"reason", reason}});
   sync_finished();
@@ -149,8 +149,8 @@ void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
 
 double NodeRuntime::checkpoint_bytes() const {
   if (service_) return 0.0;
-  const double from_data = run_.workload().state_bytes(*app_.state());
-  return from_data >= 0 ? from_data : run_.topology().clusters[cluster_].checkpoint_size;
+  const double from_data = env_.inputs.workload.state_bytes(*app_.state());
+  return from_data >= 0 ? from_data : env_.inputs.topology.clusters[cluster_].checkpoint_size;
 }
 
 } // namespace ckptsim

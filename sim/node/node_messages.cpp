@@ -1,8 +1,8 @@
 /* NodeRuntime's messages: what it sends (application messages, replays, control messages) and
  * what it receives, with what each counts in the statistics, shows in the trace and records in
- * the consistency oracle; the envelopes themselves travel through the Outbox and the Run's wire. */
-#include "sim/engine/run.hpp"
+ * the consistency oracle; the envelopes themselves travel through the Outbox and the engine's wire (WirePort). */
 #include "sim/node/node_runtime.hpp"
+#include "sim/node/ports.hpp"
 
 namespace ckptsim {
 
@@ -15,7 +15,7 @@ nlohmann::ordered_json message_fields(const AppMessage& m, const PayloadPtr& pig
 }
 
 void NodeRuntime::send_app(const AppMessage& msg, PayloadPtr piggyback) {
-  run_.oracle().on_send(id_, msg.seq, msg.dst, msg.digest);
+  env_.observe.oracle.on_send(id_, msg.seq, msg.dst, msg.digest);
   const std::uint64_t awaited = msg.awaited ? msg.seq : Outbox::kNotAwaited;
   // Lost at once (an end of the sender or receiver): the application waits for nothing more.
   if (!post_app(msg, std::move(piggyback), "app.sent", "app.messages", 1, "app_send", awaited) &&
@@ -30,10 +30,10 @@ void NodeRuntime::resend_app(const AppMessage& msg, PayloadPtr piggyback) {
 
 bool NodeRuntime::post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix,
                            int trace_level, const char* event, std::uint64_t awaited) {
-  Stats& st = run_.stats();
+  Stats& st = env_.observe.stats;
   st.add(counter);
-  st.add_matrix(matrix, cluster_, run_.layout().cluster_of(msg.dst));
-  if (run_.trace().enabled(trace_level)) trace_event(trace_level, event, message_fields(msg, piggyback));
+  st.add_matrix(matrix, cluster_, env_.inputs.layout.cluster_of(msg.dst));
+  if (env_.observe.trace.enabled(trace_level)) trace_event(trace_level, event, message_fields(msg, piggyback));
   auto env = std::make_unique<Envelope>();
   env->kind = Envelope::Kind::App;
   env->dst = msg.dst;
@@ -44,20 +44,20 @@ bool NodeRuntime::post_app(const AppMessage& msg, PayloadPtr piggyback, const ch
 }
 
 void NodeRuntime::record_send(const AppMessage& msg) {
-  run_.oracle().on_send(id_, msg.seq, msg.dst, msg.digest);
-  run_.stats().add("app.send_withheld");
-  if (run_.trace().enabled(1)) trace_event(1, "app_send_withheld", message_fields(msg));
+  env_.observe.oracle.on_send(id_, msg.seq, msg.dst, msg.digest);
+  env_.observe.stats.add("app.send_withheld");
+  if (env_.observe.trace.enabled(1)) trace_event(1, "app_send_withheld", message_fields(msg));
 }
 
-void NodeRuntime::promise_send(NodeId dst, std::uint64_t seq) { run_.oracle().promise(id_, seq, dst); }
+void NodeRuntime::promise_send(NodeId dst, std::uint64_t seq) { env_.observe.oracle.promise(id_, seq, dst); }
 
 void NodeRuntime::send_control(NodeId to, ControlMessage msg) {
-  Stats& st = run_.stats();
+  Stats& st = env_.observe.stats;
   st.add("ctrl.total");
   st.add("ctrl." + msg.type);
-  const bool wan = !service_ && to < run_.num_nodes() && run_.layout().cluster_of(to) != cluster_;
+  const bool wan = !service_ && to < env_.inputs.layout.num_nodes() && env_.inputs.layout.cluster_of(to) != cluster_;
   if (wan) st.add("ctrl.wan");
-  if (run_.trace().enabled(2)) {
+  if (env_.observe.trace.enabled(2)) {
     nlohmann::ordered_json j{{"type", msg.type}, {"to", to}};
     if (msg.body) j["body"] = msg.body->to_json();
     trace_event(2, "ctrl_send", j);
@@ -78,10 +78,10 @@ void NodeRuntime::handle(std::unique_ptr<Envelope> env) {
   }
   for (auto& e : chan_in_.accept(std::move(env))) {
     if (e->kind == Envelope::Kind::App) {
-      if (run_.trace().enabled(2)) trace_event(2, "app_receive", message_fields(e->app, e->piggyback));
+      if (env_.observe.trace.enabled(2)) trace_event(2, "app_receive", message_fields(e->app, e->piggyback));
       agent_->on_app_receive(*this, e->app, e->piggyback);
     } else {
-      if (run_.trace().enabled(2)) {
+      if (env_.observe.trace.enabled(2)) {
         nlohmann::ordered_json j{{"type", e->control.type}, {"from", e->src}};
         if (e->control.body) j["body"] = e->control.body->to_json();
         trace_event(2, "ctrl_receive", j);
@@ -92,18 +92,18 @@ void NodeRuntime::handle(std::unique_ptr<Envelope> env) {
 }
 
 void NodeRuntime::deliver(const AppMessage& msg, const PayloadPtr& piggyback) {
-  run_.oracle().on_deliver(id_, msg.src, msg.seq, msg.digest);
+  env_.observe.oracle.on_deliver(id_, msg.src, msg.seq, msg.digest);
   app_.deliver(msg);
-  run_.stats().add("app.delivered");
-  run_.note_progress(id_, app_.state()->work_done, app_.state()->delivered);
-  if (run_.trace().enabled(1)) trace_event(1, "app_deliver", message_fields(msg, piggyback));
+  env_.observe.stats.add("app.delivered");
+  env_.lifecycle.note_progress(id_, app_.state()->work_done, app_.state()->delivered);
+  if (env_.observe.trace.enabled(1)) trace_event(1, "app_deliver", message_fields(msg, piggyback));
 }
 
 void NodeRuntime::redeliver(const AppMessage& msg) {
-  run_.oracle().on_redeliver(id_, msg.src, msg.seq, msg.digest);
+  env_.observe.oracle.on_redeliver(id_, msg.src, msg.seq, msg.digest);
   app_.deliver(msg);
-  run_.stats().add("app.redelivered");
-  if (run_.trace().enabled(1)) trace_event(1, "app_redeliver", message_fields(msg));
+  env_.observe.stats.add("app.redelivered");
+  if (env_.observe.trace.enabled(1)) trace_event(1, "app_redeliver", message_fields(msg));
 }
 
 } // namespace ckptsim

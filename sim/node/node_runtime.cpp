@@ -1,6 +1,6 @@
 #include "sim/node/node_runtime.hpp"
 
-#include "sim/engine/run.hpp"
+#include "sim/node/ports.hpp"
 
 #include <simgrid/Exception.hpp>
 
@@ -12,47 +12,48 @@ namespace {
 constexpr std::size_t kWaitedSends = 8;
 } // namespace
 
-NodeRuntime::NodeRuntime(Run& run, NodeId id, bool restarted, FailureNotice notice)
-    : run_(run)
-    , id_(id)
-    , service_(id >= run.num_nodes())
-    , cluster_(service_ ? -1 : run.layout().cluster_of(id))
-    , inc_(run.incarnation(id))
-    , restarted_(restarted)
-    , notice_(notice)
-    , agent_(run.protocol().make_agent(id, service_))
-    , app_(run.workload(), id, service_ ? AppStateValue{} : run.workload().initial_state(id, run.config().options.seed),
-           service_ ? 1.0 : run.layout().speed(id) / 1e9, run.cpu_share(id))
-    , outbox_(run, id, inc_)
-    , transfers_(run, *this, id, inc_, cluster_) {
+NodeRuntime::NodeRuntime(NodeEnv& env, const NodeStart& start)
+    : env_(env)
+    , id_(start.id)
+    , service_(start.id >= env.inputs.layout.num_nodes())
+    , cluster_(service_ ? -1 : env.inputs.layout.cluster_of(start.id))
+    , inc_(env.wire.incarnation(start.id))
+    , restarted_(start.restarted)
+    , notice_(start.notice)
+    , agent_(env.inputs.protocol.make_agent(start.id, service_))
+    , app_(env.inputs.workload, start.id,
+           service_ ? AppStateValue{} : env.inputs.workload.initial_state(start.id, env.inputs.seed),
+           service_ ? 1.0 : env.inputs.layout.speed(start.id) / 1e9, start.cpu_share)
+    , outbox_(env, start.id, inc_)
+    , transfers_(env, *this, start.id, inc_, cluster_) {
   // A restarted process runs only once its protocol has restored it.
-  if (!service_ && restarted) app_.restarted(run.death_work(id));
+  if (!service_ && restarted_) app_.restarted(start.death_work);
 }
 
-NodeRuntime::~NodeRuntime() { run_.unregister_runtime(id_, this); }
+NodeRuntime::~NodeRuntime() { env_.lifecycle.unregister_runtime(id_, this); }
 
-const FederationLayout& NodeRuntime::layout() const { return run_.layout(); }
+const FederationLayout& NodeRuntime::layout() const { return env_.inputs.layout; }
 double NodeRuntime::now() const { return sg4::Engine::get_clock(); }
-Stats& NodeRuntime::stats() { return run_.stats(); }
+Stats& NodeRuntime::stats() { return env_.observe.stats; }
 
 void NodeRuntime::trace_event(int level, const char* event, nlohmann::ordered_json fields) {
-  if (!run_.trace().enabled(level)) return;
+  if (!env_.observe.trace.enabled(level)) return;
   nlohmann::ordered_json j{{"node", id_}};
   for (auto& [k, v] : fields.items()) j[k] = v;
-  run_.trace().emit(level, now(), event, j);
+  env_.observe.trace.emit(level, now(), event, j);
 }
 
 void NodeRuntime::operator()() {
   actor_ = sg4::Actor::self();
-  run_.register_runtime(id_, this);
-  mailbox_ = run_.mailbox(id_, inc_);
+  env_.lifecycle.register_runtime(id_, this);
+  mailbox_ = env_.wire.mailbox(id_, inc_);
   // Eager mailbox: transfers to this node start when they are sent, concurrently, as on a real
   // NIC; without it each transfer would wait for the previous one to be received. Safe because
   // the engine never sends to the mailbox of a dead incarnation (the abort trap of DESIGN.md).
   mailbox_->set_receiver(sg4::Actor::self());
   post_receive();
-  if (!service_ && run_.workload().rendezvous()) {
-    bell_mb_ = run_.bell(id_, inc_);
+  if (!service_ && env_.inputs.workload.rendezvous()) {
+    bell_mb_ = env_.wire.bell(id_, inc_);
     post_bell();
   }
   if (restarted_) {
@@ -69,15 +70,15 @@ void NodeRuntime::operator()() {
 }
 
 void NodeRuntime::post_receive() {
-  run_.proxies().consumed(recv_via_); // the previous receive, if any, is over
+  env_.wire.proxies().consumed(recv_via_); // the previous receive, if any, is over
   recv_buf_ = nullptr;
-  recv_ = run_.proxies().get_async(id_, mailbox_, reinterpret_cast<void**>(&recv_buf_), recv_via_);
+  recv_ = env_.wire.proxies().get_async(id_, mailbox_, reinterpret_cast<void**>(&recv_buf_), recv_via_);
 }
 
 void NodeRuntime::post_bell() { bell_ = bell_mb_->get_async(&bell_buf_); }
 
 void NodeRuntime::loop() {
-  while (!stop_ && !run_.over() && !dead()) {
+  while (!stop_ && !env_.lifecycle.over() && !dead()) {
     double next = app_.compute_end();
     for (const auto& [timer, date] : timers_) next = std::min(next, date);
     // A negative timeout means "forever" to SimGrid: clamp computed ones at 0.
@@ -86,7 +87,7 @@ void NodeRuntime::loop() {
     report_io();
     pump();
     update_quiet();
-    if (run_.try_terminate()) break;
+    if (env_.lifecycle.try_terminate()) break;
   }
 }
 
@@ -118,7 +119,7 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
     for (std::uint64_t seq : lost) send_done(seq); // a lost message waits for nothing more
     return;
   }
-  run_.next_event_count();
+  env_.wire.next_event_count();
   if (idx == 0) {
     Envelope* env = recv_buf_;
     post_receive();
@@ -128,10 +129,10 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
       finish_step();
       pump();
     }
-    handle(run_.take(env));
+    handle(env_.wire.take(env));
   } else if (bell_ && idx == 1) { // a receiver posted for a held message: the loop's pump sends it
     post_bell();
-    run_.woken(id_);
+    env_.rendezvous.woken(id_);
   } else if (idx >= first_transfer && idx < first_send) {
     transfers_.finished(static_cast<std::size_t>(idx - first_transfer), true);
   } else if (idx >= first_send) {
@@ -148,7 +149,7 @@ void NodeRuntime::cleanup() {
   mailbox_->set_receiver(nullptr);
   if (recv_) recv_->cancel();
   if (bell_) bell_->cancel();
-  run_.proxies().consumed(recv_via_);
+  env_.wire.proxies().consumed(recv_via_);
   recv_via_ = nullptr;
   outbox_.cancel_all();
 }
@@ -170,8 +171,8 @@ void NodeRuntime::handle_signal(const Envelope& env) {
   if (dead()) return;
   // What the notice made of the agent counts before the notice does: processing the last notice
   // may end the recovery, which must see this node recovering if it now is.
-  run_.set_recovering(id_, agent_->recovering());
-  run_.notice_processed(notice.id, id_);
+  env_.lifecycle.set_recovering(id_, agent_->recovering());
+  env_.lifecycle.notice_processed(notice.id, id_);
 }
 
 void NodeRuntime::fire_due() {
@@ -190,15 +191,15 @@ void NodeRuntime::fire_due() {
   }
 }
 
-bool NodeRuntime::dead() const { return !run_.alive(id_, inc_); }
+bool NodeRuntime::dead() const { return !env_.wire.alive(id_, inc_); }
 
 void NodeRuntime::update_quiet() {
   if (dead()) return; // struck at this date: the run already counts it down
-  if (!service_) run_.set_computing(id_, app_.computing() && !app_.paused());
-  run_.set_quiet(id_, app_finished() && agent_->idle());
-  run_.set_recovering(id_, agent_->recovering());
-  if (!service_) run_.set_state(id_, process_state());
-  run_.recheck_recoveries();
+  if (!service_) env_.lifecycle.set_computing(id_, app_.computing() && !app_.paused());
+  env_.lifecycle.set_quiet(id_, app_finished() && agent_->idle());
+  env_.lifecycle.set_recovering(id_, agent_->recovering());
+  if (!service_) env_.lifecycle.set_state(id_, process_state());
+  env_.lifecycle.recheck_recoveries();
 }
 
 const char* NodeRuntime::process_state() const {
@@ -209,16 +210,16 @@ const char* NodeRuntime::process_state() const {
 }
 
 void NodeRuntime::report_io() {
-  while (!run_.over()) {
+  while (!env_.lifecycle.over()) {
     const auto done = transfers_.next_completed();
     if (!done) break;
     if (done->save) {
       agent_->on_saved(*this, done->number);
       continue;
     }
-    const auto* entry = run_.store().find(id_, done->number);
+    const auto* entry = env_.storage.store().find(id_, done->number);
     if (!entry) { // discarded meanwhile
-      run_.unrecoverable(id_, done->number);
+      env_.storage.unrecoverable(id_, done->number);
       return;
     }
     Snapshot copy = entry->snapshot;
@@ -227,27 +228,27 @@ void NodeRuntime::report_io() {
 }
 
 double NodeRuntime::timer_period(const std::string& name) const {
-  if (service_) return run_.timers().cluster_period(name, "");
-  return run_.timers().period(name, run_.layout().cluster(cluster_).name, run_.layout().host_name(id_));
+  if (service_) return env_.inputs.timers.cluster_period(name, "");
+  return env_.inputs.timers.period(name, env_.inputs.layout.cluster(cluster_).name, env_.inputs.layout.host_name(id_));
 }
 
 std::optional<std::uint64_t> NodeRuntime::recovery_line(const std::vector<std::uint64_t>& numbers) {
-  return run_.recovery_line(id_, numbers);
+  return env_.storage.recovery_line(id_, numbers);
 }
 
-double NodeRuntime::restart_overhead() const { return run_.topology().failures.restart_overhead; }
+double NodeRuntime::restart_overhead() const { return env_.inputs.topology.failures.restart_overhead; }
 
 void NodeRuntime::restart_complete() {
   trace_event(1, "restart_complete", {{"failure", notice_.id}});
   if (dead()) return;
-  run_.set_recovering(id_, agent_->recovering());
-  run_.restart_complete(notice_.id, id_);
+  env_.lifecycle.set_recovering(id_, agent_->recovering());
+  env_.lifecycle.restart_complete(notice_.id, id_);
 }
 
 void NodeRuntime::recovered(FailureId id) {
   if (dead()) return;
-  run_.set_recovering(id_, agent_->recovering());
-  run_.node_recovered(id, id_);
+  env_.lifecycle.set_recovering(id_, agent_->recovering());
+  env_.lifecycle.node_recovered(id, id_);
 }
 
 } // namespace ckptsim

@@ -12,6 +12,7 @@
 #include "sim/node/app_executor.hpp"
 #include "sim/node/checkpoint_transfers.hpp"
 #include "sim/node/outbox.hpp"
+#include "sim/node/ports.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -20,12 +21,21 @@
 
 namespace ckptsim {
 
-class Run;
 namespace sg4 = simgrid::s4u;
+
+/** @brief How a node's actor starts: which endpoint, after which failure, on what share of its
+ *  host and with the work its process had done when it died (what its first rollback loses). */
+struct NodeStart {
+  NodeId id = -1;
+  bool restarted = false;
+  FailureNotice notice;
+  int cpu_share = 1;
+  double death_work = 0;
+};
 
 class NodeRuntime : public NodeContext {
  public:
-  NodeRuntime(Run& run, NodeId id, bool restarted, FailureNotice notice);
+  NodeRuntime(NodeEnv& env, const NodeStart& start);
   ~NodeRuntime() override;
   /** @brief The actor's body. */
   void operator()();
@@ -96,7 +106,7 @@ class NodeRuntime : public NodeContext {
   void handle_signal(const Envelope& env);
   void fire_due();
   void update_quiet();
-  const char* process_state() const; // Run::set_state's vocabulary
+  const char* process_state() const; // LifecyclePort::set_state's vocabulary
   void report_io();
   void cleanup();
   // node_app.cpp: the application
@@ -112,7 +122,7 @@ class NodeRuntime : public NodeContext {
   bool post_app(const AppMessage& msg, PayloadPtr piggyback, const char* counter, const char* matrix, int trace_level,
                 const char* event, std::uint64_t awaited = Outbox::kNotAwaited);
 
-  Run& run_;
+  NodeEnv& env_;
   const NodeId id_;
   const bool service_;
   const ClusterId cluster_;
@@ -132,7 +142,7 @@ class NodeRuntime : public NodeContext {
   std::vector<sg4::CommPtr> waited_; // the comms of the current wait (empty between waits)
   CommProxies::ProxyPtr recv_via_;
   Envelope* recv_buf_ = nullptr;
-  // Rendezvous kinds: the pending receive on the node's bell (Run::bell), woken up by receivers.
+  // Rendezvous kinds: the pending receive on the node's bell (WirePort::bell), woken up by receivers.
   sg4::Mailbox* bell_mb_ = nullptr;
   sg4::CommPtr bell_;
   void* bell_buf_ = nullptr;

@@ -1,25 +1,25 @@
 #include "sim/node/outbox.hpp"
 
-#include "sim/engine/run.hpp"
+#include "sim/node/ports.hpp"
 
 namespace ckptsim {
 
-Outbox::Outbox(Run& run, NodeId self, Incarnation inc)
-    : run_(run)
+Outbox::Outbox(NodeEnv& env, NodeId self, Incarnation inc)
+    : env_(env)
     , self_(self)
     , inc_(inc) {}
 
 bool Outbox::post(std::unique_ptr<Envelope> env, std::uint64_t awaited) {
   env->src = self_;
   env->src_inc = inc_;
-  env->dst_inc = run_.incarnation(env->dst);
+  env->dst_inc = env_.wire.incarnation(env->dst);
   env->chan_seq = channels_.next(env->dst, env->dst_inc);
   CommProxies::ProxyPtr via;
-  auto [wire, comm] = run_.post(std::move(env), via);
+  auto [wire, comm] = env_.wire.post(std::move(env), via);
   if (!comm) return false;
   sends_.push_back({wire, std::move(comm), std::move(via), awaited});
   if (awaited != kNotAwaited) awaited_++;
-  run_.proxies().pending_sends(self_, sends_.size());
+  env_.wire.proxies().pending_sends(self_, sends_.size());
   return true;
 }
 
@@ -43,7 +43,7 @@ std::uint64_t Outbox::delivered(std::size_t index) {
   auto sent = sends_.begin() + static_cast<std::ptrdiff_t>(waited_[index]);
   const std::uint64_t awaited = sent->awaited;
   if (awaited != kNotAwaited) awaited_--;
-  run_.proxies().consumed(sent->via);
+  env_.wire.proxies().consumed(sent->via);
   sends_.erase(sent);
   return awaited;
 }
@@ -51,8 +51,8 @@ std::uint64_t Outbox::delivered(std::size_t index) {
 void Outbox::drop_failed(std::vector<std::uint64_t>& awaited_lost) {
   std::erase_if(sends_, [&](auto& s) {
     if (s.comm->get_state() != sg4::Activity::State::FAILED) return false;
-    run_.drop(s.wire); // the receiver died during the transfer: the message is lost
-    run_.proxies().consumed(s.via);
+    env_.wire.drop(s.wire); // the receiver died during the transfer: the message is lost
+    env_.wire.proxies().consumed(s.via);
     if (s.awaited != kNotAwaited) {
       awaited_--;
       awaited_lost.push_back(s.awaited);
@@ -69,7 +69,7 @@ void Outbox::forget_awaited() {
 void Outbox::cancel_all() {
   for (auto& s : sends_) {
     if (!s.comm->test()) s.comm->cancel();
-    run_.proxies().consumed(s.via);
+    env_.wire.proxies().consumed(s.via);
   }
   sends_.clear();
   awaited_ = 0;

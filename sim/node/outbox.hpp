@@ -1,5 +1,5 @@
 /* A node's outgoing envelopes: each is numbered on its channel (the receiver restores FIFO order
- * from it), put on the wire by the Run, and kept as a send under way until its transfer ends.
+ * from it), put on the wire by the engine (WirePort), and kept as a send under way until its transfer ends.
  * The node waits for the oldest few of its sends with everything else (NodeRuntime's loop), and
  * for every send its application waits for (AppMessage::awaited), whose end it reports. */
 #pragma once
@@ -16,12 +16,12 @@
 
 namespace ckptsim {
 
-class Run;
+struct NodeEnv;
 namespace sg4 = simgrid::s4u;
 
 class Outbox {
  public:
-  Outbox(Run& run, NodeId self, Incarnation inc);
+  Outbox(NodeEnv& env, NodeId self, Incarnation inc);
   static constexpr std::uint64_t kNotAwaited = ~std::uint64_t{0};
   /** @brief Sends @p env from this incarnation to the current incarnation of its destination
    *  (lost at once when either is down: false). @p awaited: the application message whose
@@ -49,7 +49,7 @@ class Outbox {
     CommProxies::ProxyPtr via;
     std::uint64_t awaited;
   };
-  Run& run_;
+  NodeEnv& env_;
   const NodeId self_;
   const Incarnation inc_;
   ChannelSender channels_;

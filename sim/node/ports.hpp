@@ -1,0 +1,154 @@
+/* What a node's actor may ask of the engine, as a few narrow interfaces (ports) the engine hands
+ * to every node (NodeEnv). A node never sees the Run: it gets the run's inputs, the wire, the
+ * stable storage, the bookkeeping of its process' life and recoveries, the rendezvous board and
+ * the observers, each behind its own interface, so that sim/node depends on sim/engine in no
+ * way (the engine creates the nodes, not the other way round) and each part of the engine can be
+ * replaced by a fake in a test. */
+#pragma once
+
+#include "sim/config/timers.hpp"
+#include "sim/config/topology.hpp"
+#include "sim/net/comm_proxies.hpp"
+#include "sim/net/envelope.hpp"
+#include "sim/observe/oracle.hpp"
+#include "sim/observe/stats.hpp"
+#include "sim/observe/trace.hpp"
+#include "sim/protocol/protocol.hpp"
+#include "sim/storage/checkpoint_store.hpp"
+#include "sim/storage/placement.hpp"
+
+#include <simgrid/s4u.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ckptsim {
+
+namespace sg4 = simgrid::s4u;
+class NodeRuntime;
+
+/** @brief The run's inputs, read-only: what a node reads to build and drive its process. */
+struct NodeInputs {
+  const FederationLayout& layout;
+  const Topology& topology; // checkpoint sizes, the restart overhead
+  const Timers& timers;
+  const Workload& workload;
+  const ProtocolModule& protocol; // makes the node's agent
+  std::uint64_t seed = 0;
+  bool deterministic = true; // the application's: a re-execution draws the same numbers
+};
+
+/** @brief The wire: envelopes in transit, mailboxes and the directory of incarnations. */
+class WirePort {
+ public:
+  virtual ~WirePort() = default;
+  /** @brief Puts an envelope on the wire to the current incarnation of its destination. Returns
+   *  the comm, or null when the destination is down (the message is lost, as in a real crash);
+   *  @p via receives the proxy the comm was started through (see CommProxies). */
+  virtual std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) = 0;
+  /** @brief The receiver takes ownership of an envelope it got from the wire; null when the
+   *  envelope was lost with its failed sender at the very date its transfer ended. */
+  virtual std::unique_ptr<Envelope> take(Envelope* env) = 0;
+  /** @brief The sender saw its comm fail. */
+  virtual void drop(std::uint64_t wire_id) = 0;
+  virtual sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const = 0;
+  /** @brief A node's mailbox for wake-ups, apart from its messages (rendezvous kinds). */
+  virtual sg4::Mailbox* bell(NodeId endpoint, Incarnation inc) const = 0;
+  virtual Incarnation incarnation(NodeId endpoint) const = 0;
+  /** @brief Incarnation @p inc of @p endpoint still runs (a node struck between two SimGrid calls
+   *  is killed at its next one; until then nothing it does may reach the run). */
+  virtual bool alive(NodeId endpoint, Incarnation inc) const = 0;
+  virtual sg4::Host* host_of(NodeId endpoint) const = 0;
+  virtual CommProxies& proxies() = 0;
+  /** @brief Counts one wake-up of a node's loop (the results' events). */
+  virtual std::uint64_t next_event_count() = 0;
+};
+
+/** @brief Stable storage: the checkpoint store and where the copies of a checkpoint go. */
+class StoragePort {
+ public:
+  virtual ~StoragePort() = default;
+  virtual CheckpointStore& store() = 0;
+  virtual std::vector<Holder> remote_holders(NodeId node, std::uint64_t number) const = 0;
+  virtual sg4::Host* holder_host(Holder h) const = 0;
+  virtual std::string holder_name(Holder h) const = 0;
+  virtual bool holder_up(Holder h) const = 0;
+  /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
+  virtual void unrecoverable(NodeId node, std::uint64_t number) = 0;
+  /** @brief NodeContext::recovery_line, asked by endpoint @p asker. */
+  virtual std::optional<std::uint64_t> recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers) = 0;
+  /** @brief A transfer restoring a lost checkpoint copy started / ended: part of the recovery. */
+  virtual void replica_started() = 0;
+  virtual void replica_finished() = 0;
+};
+
+/** @brief What a node tells the engine about its process: its state, progress and part in the
+ *  recoveries, which decide when recoveries and the run end. */
+class LifecyclePort {
+ public:
+  virtual ~LifecyclePort() = default;
+  virtual void register_runtime(NodeId endpoint, NodeRuntime* rt) = 0;
+  virtual void unregister_runtime(NodeId endpoint, NodeRuntime* rt) = 0;
+  /** @brief What endpoint @p e's process does now ("computing", "waiting", "blocked",
+   *  "recovering", "down", "finished": a static string): traced when it changes. */
+  virtual void set_state(NodeId e, const char* state) = 0;
+  /** @brief A node's quiet status changed (application finished or service, protocol idle). */
+  virtual void set_quiet(NodeId endpoint, bool quiet) = 0;
+  /** @brief A node's application started or stopped computing (the watchdog's progress). */
+  virtual void set_computing(NodeId node, bool computing) = 0;
+  /** @brief A node's application finished (or was rolled back from finished). */
+  virtual void set_app_finished(NodeId node, bool finished) = 0;
+  virtual void set_result_digest(NodeId node, std::uint64_t digest) = 0;
+  /** @brief @p node's application stands at @p work done and @p delivered messages. */
+  virtual void note_progress(NodeId node, double work, std::uint64_t delivered) = 0;
+  /** @brief A node's agent started or stopped doing its part of a recovery. */
+  virtual void set_recovering(NodeId endpoint, bool recovering) = 0;
+  /** @brief Ends the recoveries that only waited for quiescence. */
+  virtual void recheck_recoveries() = 0;
+  /** @brief Ends the run if every endpoint is quiet and nothing is on the wire or recovering. */
+  virtual bool try_terminate() = 0;
+  virtual bool over() const = 0;
+  // The recoveries (sim/engine/recovery_tracker.hpp decides when each moves on).
+  virtual void notice_processed(FailureId id, NodeId node) = 0;
+  virtual void restart_complete(FailureId id, NodeId node) = 0;
+  virtual void node_recovered(FailureId up_to, NodeId node) = 0;
+  /** @brief @p node restored a state: counted in every recovery under way. */
+  virtual void node_rolled_back(NodeId node) = 0;
+};
+
+/** @brief Rendezvous sends (Workload::rendezvous): who has posted which receive. */
+class RendezvousPort {
+ public:
+  virtual ~RendezvousPort() = default;
+  /** @brief Whether the receiver of @p msg has posted the receive that takes it. */
+  virtual bool receive_posted(const AppMessage& msg) const = 0;
+  /** @brief @p holder holds a message for @p receiver until its receive is posted. */
+  virtual void await_post(NodeId receiver, NodeId holder) = 0;
+  /** @brief @p receiver moved: the holders whose messages it now takes are woken up. */
+  virtual void posted_by(NodeId receiver) = 0;
+  /** @brief @p holder got its wake-up. */
+  virtual void woken(NodeId holder) = 0;
+};
+
+/** @brief The observers a node writes to (nothing reads them to decide). */
+struct Observers {
+  Stats& stats;
+  Trace& trace;
+  ConsistencyOracle& oracle;
+};
+
+/** @brief Everything a node is given by the engine. */
+struct NodeEnv {
+  NodeInputs inputs;
+  WirePort& wire;
+  StoragePort& storage;
+  LifecyclePort& lifecycle;
+  RendezvousPort& rendezvous;
+  Observers observe;
+};
+
+} // namespace ckptsim
