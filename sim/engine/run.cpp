@@ -25,10 +25,10 @@ double wall_now() {
 }
 } // namespace
 
-Run::Run(RunConfig config)
-    : config_(std::move(config)) {
-  topology_ = parse_topology(config_.topology_doc, config_.topology_file, config_.base_dir);
-  const auto& o = config_.options;
+Run::Run(RunConfig config) {
+  inputs_.config = std::move(config);
+  inputs_.topology = parse_topology(inputs_.config.topology_doc, inputs_.config.topology_file, inputs_.config.base_dir);
+  const auto& o = inputs_.config.options;
   if (o.trace_level < 0 || o.trace_level > 2)
     throw InputError("command line", "--trace-level", "the trace level must be 0, 1 or 2");
   if (!(o.end_date > 0)) throw InputError("command line", "--end", "the end date must be greater than zero");
@@ -53,26 +53,27 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   int argc = static_cast<int>(simgrid_argv.size());
   engine_ = std::make_unique<sg4::Engine>(&argc, argv.data());
   // The results document says which model ran, chosen or the application's default.
-  if (config_.options.network_model.empty())
-    config_.options.network_model = default_network_model(config_.application_doc);
-  configure_network_model(*engine_, config_.options.network_model);
+  if (inputs_.config.options.network_model.empty())
+    inputs_.config.options.network_model = default_network_model(inputs_.config.application_doc);
+  configure_network_model(*engine_, inputs_.config.options.network_model);
   // The user's own --cfg options win over the model defaults set just above.
   for (const auto& a : simgrid_argv)
     if (a.rfind("--cfg=", 0) == 0) engine_->set_config(a.substr(6));
-  platform_ = create_platform(*engine_, topology_);
+  platform_ = create_platform(*engine_, inputs_.topology);
 
-  application_ = parse_application(config_.application_doc, config_.application_file, topology_);
-  timers_ = parse_timers(config_.timers_doc, config_.timers_file, topology_);
-  for (const auto& [host, set] : timers_.per_process)
+  inputs_.application =
+      parse_application(inputs_.config.application_doc, inputs_.config.application_file, inputs_.topology);
+  inputs_.timers = parse_timers(inputs_.config.timers_doc, inputs_.config.timers_file, inputs_.topology);
+  for (const auto& [host, set] : inputs_.timers.per_process)
     if (platform_.layout.resolve(host) < 0)
-      throw InputError(config_.timers_file, "/processes/" + host,
+      throw InputError(inputs_.config.timers_file, "/processes/" + host,
                        fmt::format("no node \"{}\" in the federation", host));
-  workload_ = make_workload(application_, platform_.layout);
-  failures_ = std::make_unique<FailureProcess>(topology_, platform_.layout, config_.options.seed,
-                                               application_.scripted_failures);
+  workload_ = make_workload(inputs_.application, platform_.layout);
+  failures_.source = std::make_unique<FailureProcess>(inputs_.topology, platform_.layout, inputs_.config.options.seed,
+                                                      inputs_.application.scripted_failures);
 
-  const ProtocolInfo& info = ProtocolRegistry::instance().get(config_.options.protocol);
-  for (const auto& [key, value] : config_.options.params) {
+  const ProtocolInfo& info = ProtocolRegistry::instance().get(inputs_.config.options.protocol);
+  for (const auto& [key, value] : inputs_.config.options.params) {
     bool known = false;
     for (const auto& [name, desc] : info.params) known = known || name == key;
     if (!known) {
@@ -83,15 +84,19 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                                    names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
     }
   }
-  ProtocolSetup setup{&platform_.layout,     &topology_,      config_.options.params,
-                      config_.topology_file, workload_.get(), config_.application_file};
-  protocol_ = info.factory(setup);
-  services_ = protocol_->services();
-  recoveries_.set_rules(
-      {.nodes_report = protocol_->nodes_report_recovery(), .needs_quiescence = protocol_->recovery_needs_quiescence()});
+  ProtocolSetup setup{&platform_.layout,
+                      &inputs_.topology,
+                      inputs_.config.options.params,
+                      inputs_.config.topology_file,
+                      workload_.get(),
+                      inputs_.config.application_file};
+  protocol_.module = info.factory(setup);
+  protocol_.services = protocol_.module->services();
+  failures_.recoveries.set_rules({.nodes_report = protocol_.module->nodes_report_recovery(),
+                                  .needs_quiescence = protocol_.module->recovery_needs_quiescence()});
   // A protocol that assumes one failure at a time cannot run with overlapping failures forced on.
-  if (topology_.failures.overlap == OverlapPolicy::Allow && !protocol_->tolerates_overlapping_failures())
-    throw InputError(config_.topology_file, "/failures/overlap",
+  if (inputs_.topology.failures.overlap == OverlapPolicy::Allow && !protocol_.module->tolerates_overlapping_failures())
+    throw InputError(inputs_.config.topology_file, "/failures/overlap",
                      fmt::format("{} tolerates one failure at a time: \"allow\" is not supported (use \"defer\" or "
                                  "\"protocol\", which defers)",
                                  info.name));
@@ -99,25 +104,19 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   check_storage();
 
   const int endpoints = num_endpoints();
-  stats_.set_clusters(platform_.layout.num_clusters());
-  oracle_.reset(num_nodes());
-  incarnation_.assign(endpoints, 0);
-  up_.assign(endpoints, true);
-  runtimes_.assign(endpoints, nullptr);
-  state_.assign(endpoints, nullptr);
-  rendezvous_.resize(endpoints);
-  termination_.reset(num_nodes(), endpoints);
-  stall_limit_ =
-      config_.options.stall_limit >= 0
-          ? config_.options.stall_limit
-          : default_stall_limit(topology_.failures.downtime,
-                                std::max(topology_.failures.detection_delay, topology_.failures.heartbeat.timeout),
-                                topology_.failures.restart_overhead);
-  digests_.assign(num_nodes(), 0);
-  death_work_.assign(num_nodes(), 0.0);
+  observe_.reset(endpoints, num_nodes(), platform_.layout.num_clusters());
+  endpoints_.reset(endpoints, num_nodes());
+  network_.rendezvous.resize(endpoints);
+  ending_.termination.reset(num_nodes(), endpoints);
+  ending_.stall_limit = inputs_.config.options.stall_limit >= 0
+                            ? inputs_.config.options.stall_limit
+                            : default_stall_limit(inputs_.topology.failures.downtime,
+                                                  std::max(inputs_.topology.failures.detection_delay,
+                                                           inputs_.topology.failures.heartbeat.timeout),
+                                                  inputs_.topology.failures.restart_overhead);
   init_placement();
   try {
-    proxy_mode_ = CommProxies::mode_from_environment();
+    network_.proxy_mode = CommProxies::mode_from_environment();
   } catch (const std::invalid_argument& e) {
     throw InputError("environment", "CKPTSIM_COMM_PROXIES", e.what());
   }
@@ -125,11 +124,12 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
 }
 
 sg4::Host* Run::host_of(NodeId endpoint) const {
-  return endpoint < num_nodes() ? platform_.hosts[host_index_[endpoint]] : platform_.controller;
+  return endpoint < num_nodes() ? platform_.hosts[endpoints_.host_index[endpoint]] : platform_.controller;
 }
 
 std::string Run::endpoint_name(NodeId endpoint) const {
-  return endpoint < num_nodes() ? platform_.layout.host_name(endpoint) : services_[endpoint - num_nodes()].name;
+  return endpoint < num_nodes() ? platform_.layout.host_name(endpoint)
+                                : protocol_.services[endpoint - num_nodes()].name;
 }
 
 sg4::Mailbox* Run::mailbox(NodeId endpoint, Incarnation inc) const {
@@ -138,11 +138,11 @@ sg4::Mailbox* Run::mailbox(NodeId endpoint, Incarnation inc) const {
 
 std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) {
   if (!alive(env->src, env->src_inc)) { // sent by a dead incarnation: it crashed before it could send
-    stats_.add("net.lost_from_down");
+    observe_.stats.add("net.lost_from_down");
     return {0, nullptr};
   }
-  if (!up_[env->dst]) { // sent to a crashed node: lost, as in a real crash
-    stats_.add("net.lost_to_down");
+  if (!endpoints_.up[env->dst]) { // sent to a crashed node: lost, as in a real crash
+    observe_.stats.add("net.lost_to_down");
     return {0, nullptr};
   }
   const double bytes = env->bytes;
@@ -150,32 +150,32 @@ std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, 
   Envelope* raw = env.get();
   // On the wire before any SimGrid call: Mailbox::by_name and put_async yield to other actors,
   // which must not find an empty wire and end the run while this message is being sent.
-  const std::uint64_t id = wire_.add(std::move(env));
+  const std::uint64_t id = network_.wire.add(std::move(env));
   note_wire();
-  paje_.link_start(sg4::Engine::get_clock(),
-                   raw->kind == Envelope::Kind::App ? PajeWriter::LinkKind::App : PajeWriter::LinkKind::Control,
-                   raw->src, dst, id);
-  sg4::Mailbox* mb = mailbox(dst, incarnation_[dst]);
-  auto comm = proxies_.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
+  observe_.paje.link_start(sg4::Engine::get_clock(),
+                           raw->kind == Envelope::Kind::App ? PajeWriter::LinkKind::App : PajeWriter::LinkKind::Control,
+                           raw->src, dst, id);
+  sg4::Mailbox* mb = mailbox(dst, endpoints_.incarnation[dst]);
+  auto comm = network_.proxies.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
   // A failure may have struck the sender or the receiver while put_async yielded, and its purge
   // moved the entry off the wire (the envelope stays alive there).
-  wire_.set_transfer(id, comm);
+  network_.wire.set_transfer(id, comm);
   return {id, comm};
 }
 
 std::unique_ptr<Envelope> Run::take(Envelope* env) {
   if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
-  auto owned = wire_.take(env->wire_id);
-  if (owned) paje_.link_end(sg4::Engine::get_clock(), owned->wire_id);
+  auto owned = network_.wire.take(env->wire_id);
+  if (owned) observe_.paje.link_end(sg4::Engine::get_clock(), owned->wire_id);
   note_wire();
   return owned;
 }
 
 void Run::drop(std::uint64_t wire_id) {
-  if (wire_.drop(wire_id)) {
+  if (network_.wire.drop(wire_id)) {
     note_wire();
-    stats_.add("net.lost_in_transfer");
-    paje_.link_end(sg4::Engine::get_clock(), wire_id);
+    observe_.stats.add("net.lost_in_transfer");
+    observe_.paje.link_end(sg4::Engine::get_clock(), wire_id);
   }
 }
 
@@ -183,78 +183,81 @@ void Run::purge_wire(NodeId dead) {
   // The sender may not have waited for a finished send yet (it waits for its oldest ones only), so
   // its s4u state is not enough: the kernel dates the end of every transfer that completes.
   const double now = sg4::Engine::get_clock();
-  wire_.purge(
+  network_.wire.purge(
       dead,
       [](const sg4::CommPtr& comm) {
         return comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0);
       },
-      [this, now](std::uint64_t id) { paje_.link_end(now, id); });
+      [this, now](std::uint64_t id) { observe_.paje.link_end(now, id); });
   note_wire();
 }
 
-void Run::set_recovering(NodeId endpoint, bool recovering) { termination_.set_recovering(endpoint, recovering); }
+void Run::set_recovering(NodeId endpoint, bool recovering) { ending_.termination.set_recovering(endpoint, recovering); }
 
 void Run::recheck_recoveries() {
-  if (recoveries_.open() == 0 || !recoveries_.rules().needs_quiescence || !quiescent()) return;
-  for (FailureId id : recoveries_.open_ids()) maybe_finish_recovery(id);
+  if (failures_.recoveries.open() == 0 || !failures_.recoveries.rules().needs_quiescence || !quiescent()) return;
+  for (FailureId id : failures_.recoveries.open_ids()) maybe_finish_recovery(id);
 }
 
 void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) {
-  runtimes_[endpoint] = rt;
-  rendezvous_.answered(endpoint); // a wake-up for the previous incarnation went to its own mailbox
+  endpoints_.runtimes[endpoint] = rt;
+  network_.rendezvous.answered(endpoint); // a wake-up for the previous incarnation went to its own mailbox
 }
 
 void Run::unregister_runtime(NodeId endpoint, NodeRuntime* rt) {
-  if (runtimes_[endpoint] == rt) runtimes_[endpoint] = nullptr;
+  if (endpoints_.runtimes[endpoint] == rt) endpoints_.runtimes[endpoint] = nullptr;
 }
 
-void Run::set_result_digest(NodeId node, std::uint64_t digest) { digests_[node] = digest; }
+void Run::set_result_digest(NodeId node, std::uint64_t digest) { endpoints_.digests[node] = digest; }
 
 void Run::set_app_finished(NodeId node, bool finished) {
-  if (termination_.set_finished(node, finished, sg4::Engine::get_clock())) update_held();
+  if (ending_.termination.set_finished(node, finished, sg4::Engine::get_clock())) update_held();
 }
 
 void Run::update_held() {
-  termination_.update_held(recoveries_.open() == 0 && deferred_.empty() && !end_.over(), sg4::Engine::get_clock());
+  ending_.termination.update_held(failures_.recoveries.open() == 0 && failures_.deferred.empty() && !ending_.end.over(),
+                                  sg4::Engine::get_clock());
 }
 
 void Run::set_computing(NodeId node, bool computing) {
-  termination_.set_computing(node, computing, sg4::Engine::get_clock());
+  ending_.termination.set_computing(node, computing, sg4::Engine::get_clock());
 }
 
-void Run::set_quiet(NodeId endpoint, bool quiet) { termination_.set_quiet(endpoint, quiet); }
+void Run::set_quiet(NodeId endpoint, bool quiet) { ending_.termination.set_quiet(endpoint, quiet); }
 
 bool Run::try_terminate() {
-  if (end_.over()) return true;
-  if ((events_ & 0xffff) == 0 && config_.options.progress) report_progress();
-  if (!termination_.may_end({.wire_empty = wire_.empty(),
-                             .open_recoveries = recoveries_.open(),
-                             .nodes_down = nodes_down_,
-                             .failures_deferred = !deferred_.empty()}))
+  if (ending_.end.over()) return true;
+  if ((ending_.events & 0xffff) == 0 && inputs_.config.options.progress) report_progress();
+  if (!ending_.termination.may_end({.wire_empty = network_.wire.empty(),
+                                    .open_recoveries = failures_.recoveries.open(),
+                                    .nodes_down = failures_.nodes_down,
+                                    .failures_deferred = !failures_.deferred.empty()}))
     return false;
-  trace_.emit(0, sg4::Engine::get_clock(), "run_end", {{"makespan", termination_.all_finished_date()}});
+  observe_.trace.emit(0, sg4::Engine::get_clock(), "run_end", {{"makespan", ending_.termination.all_finished_date()}});
   end_run(RunEnd::Reason::Completed);
   return true;
 }
 
 void Run::end_run(RunEnd::Reason reason, std::string why) {
-  end_.finish(reason, sg4::Engine::get_clock(), std::move(why));
+  ending_.end.finish(reason, sg4::Engine::get_clock(), std::move(why));
   sg4::Actor::kill_all();
 }
 
 void Run::report_progress() {
   const double w = wall_now();
-  if (w - last_progress_ < 1.0) return;
-  last_progress_ = w;
+  if (w - ending_.last_progress < 1.0) return;
+  ending_.last_progress = w;
   const double t = sg4::Engine::get_clock();
   std::fprintf(stderr, "\r[ckptsim] simulated %s, %.0f events/s, %d/%d processes done, %llu failures   ",
-               units::format_duration(t).c_str(), static_cast<double>(events_) / std::max(1e-9, w - wall_start_),
-               termination_.finished_count(), num_nodes(), static_cast<unsigned long long>(recoveries_.struck()));
+               units::format_duration(t).c_str(),
+               static_cast<double>(ending_.events) / std::max(1e-9, w - ending_.wall_start),
+               ending_.termination.finished_count(), num_nodes(),
+               static_cast<unsigned long long>(failures_.recoveries.struck()));
   std::fflush(stderr);
 }
 
 bool Run::overlapping_allowed() const {
-  switch (topology_.failures.overlap) {
+  switch (inputs_.topology.failures.overlap) {
   case OverlapPolicy::Allow:
     return true;
   case OverlapPolicy::Defer:
@@ -262,11 +265,11 @@ bool Run::overlapping_allowed() const {
   case OverlapPolicy::Protocol:
     break;
   }
-  return protocol_->tolerates_overlapping_failures();
+  return protocol_.module->tolerates_overlapping_failures();
 }
 
 const StorageModelInfo& Run::storage_model(NodeId node) const {
-  return storage_model_of(topology_, platform_.layout.cluster_of(node), protocol_->default_storage());
+  return storage_model_of(inputs_.topology, platform_.layout.cluster_of(node), protocol_.module->default_storage());
 }
 
 std::vector<Holder> Run::remote_holders(NodeId node, std::uint64_t number) const {
@@ -283,54 +286,46 @@ void Run::unrecoverable(NodeId node, std::uint64_t number) {
 }
 
 void Run::end_unrecoverable(const std::string& why, nlohmann::ordered_json fields) {
-  if (end_.over()) return;
+  if (ending_.end.over()) return;
   const double now = sg4::Engine::get_clock();
   std::fprintf(stderr, "ckptsim: unrecoverable failure at %g s: %s\n", now, why.c_str());
   nlohmann::ordered_json rec{{"date", now}};
   for (auto& [k, v] : fields.items()) rec[k] = v;
-  stats_.record("unrecoverable", rec);
-  trace_.emit(0, now, "unrecoverable", fields);
+  observe_.stats.record("unrecoverable", rec);
+  observe_.trace.emit(0, now, "unrecoverable", fields);
   end_run(RunEnd::Reason::Unrecoverable, why);
 }
 
-void Run::check_consistency(bool final, const std::string& context) {
-  checks_++;
-  auto found = oracle_.check(final);
-  for (const auto& v : found) {
-    std::fprintf(stderr, "ckptsim: CONSISTENCY VIOLATION %s: %s\n", context.c_str(), v.what.c_str());
-    trace_.emit(0, sg4::Engine::get_clock(), "violation", {{"context", context}, {"what", v.what}});
-  }
-  violations_ += found.size();
-}
-
 void Run::create_actors() {
-  node_env_ = std::make_unique<NodeEnv>(NodeEnv{NodeInputs{platform_.layout, topology_, timers_, *workload_, *protocol_,
-                                                           config_.options.seed, application_.deterministic},
-                                                *this, *this, *this, *this, Observers{stats_, trace_, oracle_}});
+  node_env_ = std::make_unique<NodeEnv>(
+      NodeEnv{NodeInputs{platform_.layout, inputs_.topology, inputs_.timers, *workload_, *protocol_.module,
+                         inputs_.config.options.seed, inputs_.application.deterministic},
+              *this, *this, *this, *this, observe_.observers()});
   for (NodeId e = 0; e < num_endpoints(); e++) start_node(e, false, {});
-  proxies_.start(num_endpoints(), proxy_mode_); // after the nodes: a host's actors die in creation order
+  network_.proxies.start(num_endpoints(),
+                         network_.proxy_mode); // after the nodes: a host's actors die in creation order
   sg4::Actor::create("failure-injector", platform_.controller, [this] {
-    while (auto a = failures_->next()) {
+    while (auto a = failures_.source->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
-      if (end_.over()) return;
+      if (ending_.end.over()) return;
       failure_arrival(a->victim);
     }
   })->daemonize();
-  if (std::isfinite(config_.options.end_date))
+  if (std::isfinite(inputs_.config.options.end_date))
     sg4::Actor::create("end-date", platform_.controller, [this] {
-      sg4::this_actor::sleep_until(config_.options.end_date);
-      if (end_.over()) return;
-      trace_.emit(0, sg4::Engine::get_clock(), "run_end", {{"reason", "end date"}});
+      sg4::this_actor::sleep_until(inputs_.config.options.end_date);
+      if (ending_.end.over()) return;
+      observe_.trace.emit(0, sg4::Engine::get_clock(), "run_end", {{"reason", "end date"}});
       end_run(RunEnd::Reason::EndDate);
     })->daemonize();
   start_watchdog();
 }
 
 RunResult Run::simulate() {
-  trace_.open(config_.options.trace_file, config_.options.trace_level);
-  open_paje();
-  wall_start_ = wall_now();
-  if (trace_.enabled(0)) {
+  observe_.trace.open(inputs_.config.options.trace_file, inputs_.config.options.trace_level);
+  observe_.open_paje(inputs_.config.options.paje_file, platform_.layout, protocol_.services);
+  ending_.wall_start = wall_now();
+  if (observe_.trace.enabled(0)) {
     // Who is where, so that a reader draws the federation without the input files.
     std::vector<std::string> names, hosts, services;
     std::vector<int> sizes;
@@ -339,34 +334,34 @@ RunResult Run::simulate() {
       sizes.push_back(platform_.layout.cluster(c).size);
     }
     for (NodeId n = 0; n < num_nodes(); n++) hosts.push_back(platform_.layout.host_name(n));
-    for (const auto& s : services_) services.push_back(s.name);
-    trace_.emit(0, 0, "run_start",
-                {{"protocol", config_.options.protocol},
-                 {"seed", config_.options.seed},
-                 {"nodes", num_nodes()},
-                 {"clusters", platform_.layout.num_clusters()},
-                 {"cluster_names", names},
-                 {"cluster_sizes", sizes},
-                 {"hosts", hosts},
-                 {"services", services}});
+    for (const auto& s : protocol_.services) services.push_back(s.name);
+    observe_.trace.emit(0, 0, "run_start",
+                        {{"protocol", inputs_.config.options.protocol},
+                         {"seed", inputs_.config.options.seed},
+                         {"nodes", num_nodes()},
+                         {"clusters", platform_.layout.num_clusters()},
+                         {"cluster_names", names},
+                         {"cluster_sizes", sizes},
+                         {"hosts", hosts},
+                         {"services", services}});
   }
   create_actors();
   engine_->run();
-  if (config_.options.progress) std::fputs("\n", stderr);
-  if (!end_.over()) {
+  if (inputs_.config.options.progress) std::fputs("\n", stderr);
+  if (!ending_.end.over()) {
     std::vector<std::string> stuck;
     for (NodeId e = 0; e < num_endpoints() && stuck.size() < 10; e++)
-      if (!termination_.quiet(e)) stuck.push_back(endpoint_name(e));
+      if (!ending_.termination.quiet(e)) stuck.push_back(endpoint_name(e));
     throw std::runtime_error(fmt::format(
         "the simulation stopped at {} s before the run was over (a deadlock: every actor waits); busy endpoints: "
         "{}; messages on the wire: {}, recoveries open: {}",
-        sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), recoveries_.open()));
+        sg4::Engine::get_clock(), fmt::join(stuck, ", "), network_.wire.size(), failures_.recoveries.open()));
   }
   // A run cut by an unrecoverable failure stops in the middle of a recovery: no final state to check.
-  if (!end_.cut()) check_consistency(true, "at the end of the run");
-  paje_.close(sg4::Engine::get_clock());
-  trace_.close();
-  return collect(wall_now() - wall_start_);
+  if (!ending_.end.cut()) observe_.check_consistency(true, "at the end of the run");
+  observe_.paje.close(sg4::Engine::get_clock());
+  observe_.trace.close();
+  return collect(wall_now() - ending_.wall_start);
 }
 
 } // namespace ckptsim

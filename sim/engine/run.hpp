@@ -1,26 +1,24 @@
-/* One simulation: the engine's shared infrastructure. It owns the platform, the workload, the
- * protocol module, the statistics, the trace and the oracle, and keeps the directory of node
- * incarnations. Its parts are plain bookkeeping, each with its own file and unit test: the
- * envelopes on the wire (WireRegistry, wire.hpp), the recoveries and when they move on
- * (RecoveryTracker), quiescence, termination and how the run ended (Termination, RunEnd). The
- * Run acts on what they decide with SimGrid: the failure lifecycle (run_failures.cpp), placement
- * (placement.cpp), the watchdog (run_watchdog.cpp), storage (run_storage.cpp), the results
- * document (run_results.cpp). Nodes (sim/node) reach each other only through simulated messages;
- * the Run is the engine, not a channel between protocols. */
+/* One simulation. The Run owns its parts, each holding one concern: the inputs (RunInputs), the
+ * SimGrid engine and platform, the workload, the protocol and its services, the observers
+ * (Observation: statistics, event and Paje traces, oracle), the directory of endpoints
+ * (Endpoints), the network (Network: wire, comm proxies, rendezvous board), the execution
+ * contexts, how the run ends (Ending), the failures and recoveries (FailureState) and the
+ * checkpoint store. The plain bookkeeping inside them has its own files and unit tests (wire.hpp,
+ * recovery_tracker.hpp, termination.hpp). The Run acts on them with SimGrid: the failure
+ * lifecycle (run_failures.cpp), placement (placement.cpp), the watchdog (run_watchdog.cpp),
+ * storage (run_storage.cpp), rendezvous (run_rendezvous.cpp), the results document
+ * (run_results.cpp). Nodes (sim/node) see none of this: the Run hands each the ports of
+ * sim/node/ports.hpp, and nodes reach each other only through simulated messages. */
 #pragma once
 
 #include "sim/engine/contexts.hpp"
-#include "sim/engine/recovery_tracker.hpp"
-#include "sim/engine/rendezvous.hpp"
+#include "sim/engine/ending.hpp"
+#include "sim/engine/endpoints.hpp"
+#include "sim/engine/failure_state.hpp"
+#include "sim/engine/network.hpp"
+#include "sim/engine/observation.hpp"
 #include "sim/engine/run_config.hpp"
-#include "sim/engine/termination.hpp"
-#include "sim/engine/wire.hpp"
-#include "sim/failures/failure_process.hpp"
-#include "sim/net/comm_proxies.hpp"
 #include "sim/node/ports.hpp"
-#include "sim/observe/oracle.hpp"
-#include "sim/observe/paje.hpp"
-#include "sim/observe/trace.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/protocol/protocol.hpp"
 #include "sim/storage/checkpoint_store.hpp"
@@ -55,28 +53,30 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   RunResult simulate();
 
   // ---- used by node runtimes ----
-  const RunConfig& config() const { return config_; }
-  const Topology& topology() const { return topology_; }
-  const Application& application() const { return application_; }
-  const Timers& timers() const { return timers_; }
+  const RunConfig& config() const { return inputs_.config; }
+  const Topology& topology() const { return inputs_.topology; }
+  const Application& application() const { return inputs_.application; }
+  const Timers& timers() const { return inputs_.timers; }
   const FederationLayout& layout() const { return platform_.layout; }
   const Workload& workload() const { return *workload_; }
-  const ProtocolModule& protocol() const { return *protocol_; }
-  Stats& stats() { return stats_; }
-  Trace& trace() { return trace_; }
-  ConsistencyOracle& oracle() { return oracle_; }
+  const ProtocolModule& protocol() const { return *protocol_.module; }
+  Stats& stats() { return observe_.stats; }
+  Trace& trace() { return observe_.trace; }
+  ConsistencyOracle& oracle() { return observe_.oracle; }
   int num_nodes() const { return platform_.layout.num_nodes(); }
-  int num_endpoints() const { return num_nodes() + static_cast<int>(services_.size()); }
+  int num_endpoints() const { return num_nodes() + static_cast<int>(protocol_.services.size()); }
   sg4::Host* host_of(NodeId endpoint) const override;
   std::string endpoint_name(NodeId endpoint) const;
 
   sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const override;
-  Incarnation incarnation(NodeId endpoint) const override { return incarnation_[endpoint]; }
-  bool is_up(NodeId endpoint) const { return up_[endpoint]; }
+  Incarnation incarnation(NodeId endpoint) const override { return endpoints_.incarnation[endpoint]; }
+  bool is_up(NodeId endpoint) const { return endpoints_.up[endpoint]; }
   /** @brief Incarnation @p inc of @p endpoint still runs. A failure may strike a node while its
    *  actor is between two SimGrid calls (another actor struck it at the same date); the actor is
    *  killed at its next call, and until then nothing it does may reach the run. */
-  bool alive(NodeId endpoint, Incarnation inc) const override { return up_[endpoint] && incarnation_[endpoint] == inc; }
+  bool alive(NodeId endpoint, Incarnation inc) const override {
+    return endpoints_.up[endpoint] && endpoints_.incarnation[endpoint] == inc;
+  }
 
   /** @brief Puts an envelope on the wire to the current incarnation of its destination. Returns
    *  the comm, or null when the destination is down (the message is lost, as in a real crash);
@@ -96,7 +96,7 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
    *  receiver is down). The engine stands for SMPI's mailbox here: matching is instantaneous. */
   bool receive_posted(const AppMessage& msg) const override;
   /** @brief @p holder holds a message for @p receiver until its receive is posted. */
-  void await_post(NodeId receiver, NodeId holder) override { rendezvous_.await(receiver, holder); }
+  void await_post(NodeId receiver, NodeId holder) override { network_.rendezvous.await(receiver, holder); }
   /** @brief @p receiver moved (its application ran, or was restored): the holders whose messages
    *  it now takes are woken up to send them. */
   void posted_by(NodeId receiver) override;
@@ -106,7 +106,7 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   /** @brief What a wake-up delivers to a node's bell (never owned, never on the wire). */
   static Envelope* wake_token();
   /** @brief @p holder got its wake-up. */
-  void woken(NodeId holder) override { rendezvous_.answered(holder); }
+  void woken(NodeId holder) override { network_.rendezvous.answered(holder); }
 
   /** @brief A node's application finished (or was rolled back from finished). */
   void set_app_finished(NodeId node, bool finished) override;
@@ -115,7 +115,7 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   void set_quiet(NodeId endpoint, bool quiet) override;
   /** @brief What endpoint @p e's process does now ("computing", "waiting", "blocked",
    *  "recovering", "down", "finished": a static string): traced when it changes. */
-  void set_state(NodeId e, const char* state) override;
+  void set_state(NodeId e, const char* state) override { observe_.set_state(e, state); }
   /** @brief A node's application started or stopped computing (the watchdog's progress). */
   void set_computing(NodeId node, bool computing) override;
   /** @brief The application moved forward now: a message of it received, a computation step
@@ -123,31 +123,31 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   /** @brief @p node's application stands at @p work done and @p delivered messages (the
    *  watchdog's measure of progress). */
   void note_progress(NodeId node, double work, std::uint64_t delivered) override {
-    termination_.note_progress(node, work, delivered, sg4::Engine::get_clock());
+    ending_.termination.note_progress(node, work, delivered, sg4::Engine::get_clock());
   }
   /** @brief Tells the termination whether a failed node waits for its restart or detection. */
   void update_engine_waiting();
   /** @brief Tells the termination whether application messages are on the wire. */
-  void note_wire() { termination_.set_app_on_wire(wire_.app_messages() > 0, sg4::Engine::get_clock()); }
+  void note_wire() { ending_.termination.set_app_on_wire(network_.wire.app_messages() > 0, sg4::Engine::get_clock()); }
   /** @brief A node's agent started or stopped doing its part of a recovery. */
   void set_recovering(NodeId endpoint, bool recovering) override;
   /** @brief No protocol control message on the wire and no agent recovering. */
-  bool quiescent() const { return termination_.quiescent(wire_.control_messages()); }
+  bool quiescent() const { return ending_.termination.quiescent(network_.wire.control_messages()); }
   /** @brief A transfer restoring a lost checkpoint copy started / ended: part of the recovery. */
-  void replica_started() override { termination_.replica_started(); }
-  void replica_finished() override { termination_.replica_finished(); }
+  void replica_started() override { ending_.termination.replica_started(); }
+  void replica_finished() override { ending_.termination.replica_finished(); }
   /** @brief Ends the recoveries that only waited for quiescence (recovery_needs_quiescence). */
   void recheck_recoveries() override;
   /** @brief Ends the run if every endpoint is quiet and nothing is on the wire or recovering. */
   bool try_terminate() override;
-  bool over() const override { return end_.over(); }
+  bool over() const override { return ending_.end.over(); }
 
   // ---- stable storage ----
   CheckpointStore& store() override { return store_; }
   std::vector<Holder> remote_holders(NodeId node, std::uint64_t number) const override;
   sg4::Host* holder_host(Holder h) const override;
   std::string holder_name(Holder h) const override;
-  bool holder_up(Holder h) const override { return is_server(h) || up_[h]; }
+  bool holder_up(Holder h) const override { return is_server(h) || endpoints_.up[h]; }
   /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
   void unrecoverable(NodeId node, std::uint64_t number) override;
   const StorageModelInfo& storage_model(NodeId node) const;
@@ -164,14 +164,14 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   void node_rolled_back(NodeId node) override;
   /** @brief The work @p node had done when its last failure struck: what a restarted process
    *  loses at its first rollback. */
-  double death_work(NodeId node) const { return death_work_[node]; }
+  double death_work(NodeId node) const { return endpoints_.death_work[node]; }
 
   // ---- placement of processes on hosts (failures.restart; sim/engine/placement.cpp) ----
   /** @brief Processes sharing @p node's host, @p node included (1 unless shrink doubled it up):
    *  each computes at the host's speed divided by this. */
   int cpu_share(NodeId node) const;
-  std::uint64_t next_event_count() override { return ++events_; }
-  CommProxies& proxies() override { return proxies_; }
+  std::uint64_t next_event_count() override { return ++ending_.events; }
+  CommProxies& proxies() override { return network_.proxies; }
 
  private:
   void create_actors();
@@ -202,7 +202,6 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   void recovery_done(FailureId id);
   void send_signal(NodeId endpoint, Signal signal);
   void start_node(NodeId endpoint, bool restarted, FailureNotice notice);
-  void check_consistency(bool final, const std::string& context);
   RunResult collect(double wall_seconds);
   bool overlapping_allowed() const;
   void end_unrecoverable(const std::string& why, nlohmann::ordered_json fields);
@@ -213,57 +212,37 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   /** @brief Adds what the storage models in use say to the results. */
   void add_storage_results(nlohmann::ordered_json& results) const;
   // placement.cpp
-  bool shrinking() const { return topology_.failures.restart == RestartPlacement::Shrink; }
+  bool shrinking() const { return inputs_.topology.failures.restart == RestartPlacement::Shrink; }
   void init_placement();
   void shrink_failure_arrival(int host);
   bool place_restart(NodeId victim);
   void share_host(int host);
 
-  RunConfig config_;
+  /** @brief The protocol of the run and the services (non-computing endpoints) it asked for. */
+  struct ProtocolInstance {
+    std::unique_ptr<ProtocolModule> module;
+    std::vector<ServiceSpec> services;
+  };
+  /** @brief The plan of SimGrid's execution contexts for this run, and the factory in use. */
+  struct ContextChoice {
+    ContextPlan plan;
+    std::string factory;
+  };
+
+  // The Run's parts, each owning one concern; the Run acts on them with SimGrid.
+  RunInputs inputs_;
   std::unique_ptr<sg4::Engine> engine_;
-  std::unique_ptr<FailureProcess> failures_;
-  std::vector<std::uint64_t> digests_; // per node: Workload::result_digest when it last finished
-  double wall_start_ = 0;
-  double last_progress_ = 0;
-  Topology topology_;
-  Application application_;
-  Timers timers_;
   Platform platform_;
   std::unique_ptr<Workload> workload_;
-  std::unique_ptr<ProtocolModule> protocol_;
-  std::vector<ServiceSpec> services_;
-  Stats stats_;
-  Trace trace_;
-  PajeWriter paje_;
-  std::vector<const char*> state_; // per endpoint: set_state's last value
-  void open_paje();                // run_paje.cpp
-  ConsistencyOracle oracle_;
-
-  std::vector<int> host_index_; // per process: index of its host in platform_.hosts
-  std::vector<bool> host_dead_; // per host: off for good (shrink)
-  std::vector<Incarnation> incarnation_;
-  std::vector<bool> up_;
-  std::vector<NodeRuntime*> runtimes_;
-  RendezvousBoard rendezvous_;
-  CommProxies::Mode proxy_mode_ = CommProxies::Mode::Auto;
-  ContextPlan contexts_;
-  std::string context_factory_;
-  CommProxies proxies_{[this](NodeId e) { return host_of(e); }, [this](NodeId e) { return bool(up_[e]); }};
-  Termination termination_;
-  double stall_limit_ = 3600;
-  WireRegistry wire_;
-
-  RecoveryTracker recoveries_;
-  int nodes_down_ = 0;
-  std::deque<NodeId> deferred_;
-  std::vector<double> death_work_;
-
+  ProtocolInstance protocol_;
+  Observation observe_;
+  Endpoints endpoints_;
+  Network network_{[this](NodeId e) { return host_of(e); }, [this](NodeId e) { return bool(endpoints_.up[e]); }};
+  ContextChoice contexts_;
+  Ending ending_;
+  FailureState failures_;
   CheckpointStore store_;
   std::unique_ptr<NodeEnv> node_env_; // what every node is given (after prepare)
-  RunEnd end_;
-  std::uint64_t events_ = 0;
-  std::size_t violations_ = 0;
-  std::size_t checks_ = 0;
 };
 
 } // namespace ckptsim

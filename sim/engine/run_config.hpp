@@ -41,4 +41,12 @@ struct RunConfig {
   RunOptions options;
 };
 
+/** @brief A run's inputs: as given (with the options) and as read. */
+struct RunInputs {
+  RunConfig config;
+  Topology topology;
+  Application application;
+  Timers timers;
+};
+
 } // namespace ckptsim

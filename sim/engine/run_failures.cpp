@@ -16,14 +16,14 @@ namespace ckptsim {
 
 void Run::failure_arrival(NodeId victim) {
   const double now = sg4::Engine::get_clock();
-  stats_.add("failures.arrivals");
+  observe_.stats.add("failures.arrivals");
   if (shrinking()) { // the victim is a host, which may run two processes
     shrink_failure_arrival(victim);
     return;
   }
-  if (!up_[victim]) { // a node that is down cannot fail again: per-node rate thinning
-    stats_.add("failures.ignored_down");
-    trace_.emit(1, now, "failure_ignored", {{"node", victim}, {"reason", "down"}});
+  if (!endpoints_.up[victim]) { // a node that is down cannot fail again: per-node rate thinning
+    observe_.stats.add("failures.ignored_down");
+    observe_.trace.emit(1, now, "failure_ignored", {{"node", victim}, {"reason", "down"}});
     return;
   }
   if (defer(victim)) return;
@@ -31,43 +31,44 @@ void Run::failure_arrival(NodeId victim) {
 }
 
 bool Run::defer(int victim) {
-  if (overlapping_allowed() || recoveries_.open() == 0) return false;
-  stats_.add("failures.deferred");
-  trace_.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"node", victim}});
-  deferred_.push_back(victim);
+  if (overlapping_allowed() || failures_.recoveries.open() == 0) return false;
+  observe_.stats.add("failures.deferred");
+  observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"node", victim}});
+  failures_.deferred.push_back(victim);
   update_held();
   return true;
 }
 
 void Run::strike(NodeId victim, bool work_recorded) {
   const double now = sg4::Engine::get_clock();
-  const FailureId id = recoveries_.next_id();
+  const FailureId id = failures_.recoveries.next_id();
   const ClusterId c = platform_.layout.cluster_of(victim);
-  if (!work_recorded) death_work_[victim] = runtimes_[victim] ? runtimes_[victim]->current_work() : 0.0;
-  trace_.emit(0, now, "failure",
-              {{"failure", id},
-               {"node", victim},
-               {"host", shrinking() ? host_of(victim)->get_name() : platform_.layout.host_name(victim)},
-               {"cluster", c}});
-  stats_.add("failures");
-  stats_.add_cluster("failures", c);
-  stats_.record("failures", {{"id", id},
-                             {"date", now},
-                             {"node", victim},
-                             {"host", platform_.layout.host_name(victim)},
-                             {"cluster", c},
-                             {"work_lost_at_victim", death_work_[victim]}});
-  up_[victim] = false;
+  if (!work_recorded)
+    endpoints_.death_work[victim] = endpoints_.runtimes[victim] ? endpoints_.runtimes[victim]->current_work() : 0.0;
+  observe_.trace.emit(0, now, "failure",
+                      {{"failure", id},
+                       {"node", victim},
+                       {"host", shrinking() ? host_of(victim)->get_name() : platform_.layout.host_name(victim)},
+                       {"cluster", c}});
+  observe_.stats.add("failures");
+  observe_.stats.add_cluster("failures", c);
+  observe_.stats.record("failures", {{"id", id},
+                                     {"date", now},
+                                     {"node", victim},
+                                     {"host", platform_.layout.host_name(victim)},
+                                     {"cluster", c},
+                                     {"work_lost_at_victim", endpoints_.death_work[victim]}});
+  endpoints_.up[victim] = false;
   set_state(victim, "down");
-  nodes_down_++;
+  failures_.nodes_down++;
   set_app_finished(victim, false);
   set_computing(victim, false);
   set_quiet(victim, false);
   set_recovering(victim, false); // its agent is gone; the restarted one speaks for it
   std::vector<NodeId> reporters;
   for (NodeId n = 0; n < num_nodes(); n++)
-    if (up_[n]) reporters.push_back(n);
-  recoveries_.strike(victim, now, reporters);
+    if (endpoints_.up[n]) reporters.push_back(n);
+  failures_.recoveries.strike(victim, now, reporters);
   update_engine_waiting();
   update_held();
   purge_wire(victim);
@@ -75,11 +76,11 @@ void Run::strike(NodeId victim, bool work_recorded) {
   // A message posted at this very date is handled by SimGrid after the host is off: with the dead
   // actor still the mailbox's eager receiver, SimGrid would start it towards the off host and abort
   // (CommImpl::start asserts the host is on). Without a receiver it just stays queued, unread.
-  mailbox(victim, incarnation_[victim])->set_receiver(nullptr);
+  mailbox(victim, endpoints_.incarnation[victim])->set_receiver(nullptr);
   if (host_of(victim)->is_on()) host_of(victim)->turn_off(); // off already: the other process of a shared host
-  proxies_.host_failed(victim);
+  network_.proxies.host_failed(victim);
 
-  const auto& f = topology_.failures;
+  const auto& f = inputs_.topology.failures;
   const double detected_after = detection_delay(f, now);
   sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = detected_after] {
     sg4::this_actor::sleep_for(d);
@@ -92,20 +93,20 @@ void Run::strike(NodeId victim, bool work_recorded) {
     sg4::this_actor::sleep_for(d);
     restart(id);
   });
-  for (auto rid = recoveries_.open_after(0); rid; rid = recoveries_.open_after(*rid))
+  for (auto rid = failures_.recoveries.open_after(0); rid; rid = failures_.recoveries.open_after(*rid))
     if (*rid != id) maybe_finish_recovery(*rid);
 }
 
 void Run::detect(FailureId id) {
-  if (end_.over()) return;
-  const Recovery& rec = recoveries_.at(id);
-  trace_.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
-  recoveries_.detect(id);
+  if (ending_.end.over()) return;
+  const Recovery& rec = failures_.recoveries.at(id);
+  observe_.trace.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
+  failures_.recoveries.detect(id);
   update_engine_waiting();
   // One by one: sending a signal yields to other actors, which may strike the next endpoint.
   for (NodeId e = 0; e < num_endpoints(); e++) {
-    if (e == rec.victim || !up_[e]) continue;
-    recoveries_.notice_sent(id, e);
+    if (e == rec.victim || !endpoints_.up[e]) continue;
+    failures_.recoveries.notice_sent(id, e);
     send_signal(e, Signal{Signal::Kind::FailureNotice, id, rec.victim, rec.date});
   }
   maybe_finish_recovery(id);
@@ -118,7 +119,7 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
   auto* env = new Envelope(); // owned by the receiver once delivered (Run::take)
   env->kind = Envelope::Kind::Signal;
   env->signal = signal;
-  sg4::Mailbox* mb = mailbox(endpoint, incarnation_[endpoint]);
+  sg4::Mailbox* mb = mailbox(endpoint, endpoints_.incarnation[endpoint]);
   // A helper on the node's own host: the signal crosses only the zero-latency loopback.
   sg4::Actor::create("signal", host_of(endpoint), [mb, env] {
     std::unique_ptr<Envelope> owned(env); // freed here unless the node takes it
@@ -132,23 +133,25 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
 }
 
 void Run::update_engine_waiting() {
-  termination_.set_engine_waiting(nodes_down_ > 0 || recoveries_.awaiting_detection(), sg4::Engine::get_clock());
+  ending_.termination.set_engine_waiting(failures_.nodes_down > 0 || failures_.recoveries.awaiting_detection(),
+                                         sg4::Engine::get_clock());
 }
 
 void Run::restart(FailureId id) {
-  if (end_.over()) return;
-  const Recovery& rec = recoveries_.at(id);
+  if (ending_.end.over()) return;
+  const Recovery& rec = failures_.recoveries.at(id);
   const NodeId v = rec.victim;
   if (!place_restart(v)) return; // shrink with no surviving node: the run ended
-  incarnation_[v]++;
-  up_[v] = true;
-  nodes_down_--;
-  recoveries_.restarting(id, v);
+  endpoints_.incarnation[v]++;
+  endpoints_.up[v] = true;
+  failures_.nodes_down--;
+  failures_.recoveries.restarting(id, v);
   const double now = sg4::Engine::get_clock();
-  termination_.busy_until(now, now + topology_.failures.restart_overhead);
+  ending_.termination.busy_until(now, now + inputs_.topology.failures.restart_overhead);
   update_engine_waiting();
   start_node(v, true,
-             FailureNotice{id, v, rec.date, std::max(recoveries_.latest_detected(), id), recoveries_.not_back(id)});
+             FailureNotice{id, v, rec.date, std::max(failures_.recoveries.latest_detected(), id),
+                           failures_.recoveries.not_back(id)});
 }
 
 void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
@@ -159,57 +162,57 @@ void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
 }
 
 void Run::notice_processed(FailureId id, NodeId node) {
-  if (recoveries_.notice_processed(id, node)) maybe_finish_recovery(id);
+  if (failures_.recoveries.notice_processed(id, node)) maybe_finish_recovery(id);
 }
 
 void Run::restart_complete(FailureId id, NodeId node) {
-  for (FailureId rid : recoveries_.restart_complete(id, node)) maybe_finish_recovery(rid);
+  for (FailureId rid : failures_.recoveries.restart_complete(id, node)) maybe_finish_recovery(rid);
 }
 
 void Run::node_recovered(FailureId up_to, NodeId node) {
-  for (FailureId rid : recoveries_.node_recovered(up_to, node)) maybe_finish_recovery(rid);
+  for (FailureId rid : failures_.recoveries.node_recovered(up_to, node)) maybe_finish_recovery(rid);
 }
 
 void Run::maybe_finish_recovery(FailureId id) {
-  const Recovery& rec = recoveries_.at(id);
+  const Recovery& rec = failures_.recoveries.at(id);
   // Once the victim runs again and everybody was told of the failure, everybody (the victim
   // included) is told it is back: the moment a global restart may go on.
-  if (recoveries_.send_back_now(id, up_[rec.victim]))
+  if (failures_.recoveries.send_back_now(id, endpoints_.up[rec.victim]))
     for (NodeId e = 0; e < num_endpoints(); e++)
-      if (up_[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
-  if (recoveries_.end_now(id, quiescent())) recovery_done(id);
+      if (endpoints_.up[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
+  if (failures_.recoveries.end_now(id, quiescent())) recovery_done(id);
 }
 
 void Run::recovery_done(FailureId id) {
-  const Recovery& rec = recoveries_.at(id);
+  const Recovery& rec = failures_.recoveries.at(id);
   update_held();
   update_engine_waiting();
   const double now = sg4::Engine::get_clock();
-  stats_.add("recovery_time", now - rec.date);
+  observe_.stats.add("recovery_time", now - rec.date);
   const auto rolled_back = static_cast<double>(rec.rolled_back.size());
-  stats_.add("recoveries_done");
-  stats_.add("rolled_back_processes", rolled_back);
-  stats_.record("recoveries", {{"failure", id},
-                               {"victim", rec.victim},
-                               {"start", rec.date},
-                               {"end", now},
-                               {"duration", now - rec.date},
-                               {"rolled_back", rolled_back}});
-  trace_.emit(0, now, "recovery_done", {{"failure", id}, {"duration", now - rec.date}});
-  if (recoveries_.open() == 0) {
+  observe_.stats.add("recoveries_done");
+  observe_.stats.add("rolled_back_processes", rolled_back);
+  observe_.stats.record("recoveries", {{"failure", id},
+                                       {"victim", rec.victim},
+                                       {"start", rec.date},
+                                       {"end", now},
+                                       {"duration", now - rec.date},
+                                       {"rolled_back", rolled_back}});
+  observe_.trace.emit(0, now, "recovery_done", {{"failure", id}, {"duration", now - rec.date}});
+  if (failures_.recoveries.open() == 0) {
     // Checked only when no other recovery is under way: a half-done recovery is not a state.
-    check_consistency(false, fmt::format("after the recovery of failure {} (at {})", id, rec.date));
-    if (!deferred_.empty())
+    observe_.check_consistency(false, fmt::format("after the recovery of failure {} (at {})", id, rec.date));
+    if (!failures_.deferred.empty())
       sg4::Actor::create("release-deferred", platform_.controller, [this] { release_deferred(); });
   }
 }
 
-void Run::node_rolled_back(NodeId node) { recoveries_.node_rolled_back(node); }
+void Run::node_rolled_back(NodeId node) { failures_.recoveries.node_rolled_back(node); }
 
 void Run::release_deferred() {
-  while (!deferred_.empty() && recoveries_.open() == 0 && !end_.over()) {
-    NodeId v = deferred_.front();
-    deferred_.pop_front();
+  while (!failures_.deferred.empty() && failures_.recoveries.open() == 0 && !ending_.end.over()) {
+    NodeId v = failures_.deferred.front();
+    failures_.deferred.pop_front();
     update_held();
     failure_arrival(v);
   }

@@ -18,26 +18,26 @@ sg4::Mailbox* Run::bell(NodeId endpoint, Incarnation inc) const {
 }
 
 bool Run::receive_posted(const AppMessage& msg) const {
-  const NodeRuntime* rt = runtimes_[msg.dst];
+  const NodeRuntime* rt = endpoints_.runtimes[msg.dst];
   if (rt == nullptr || rt->dead()) return false; // down: it posts again once restored
   return workload_->receive_posted(rt->app_state(), msg);
 }
 
 void Run::posted_by(NodeId receiver) {
-  if (!rendezvous_.awaited(receiver)) return;
+  if (!network_.rendezvous.awaited(receiver)) return;
   // Collected first: a wake-up is a SimGrid call, which lets other actors run (and change the
   // board, or kill a holder: its runtime is looked up again before each wake-up).
   std::vector<std::pair<NodeId, Incarnation>> wake;
-  rendezvous_.settle(receiver, [&](NodeId holder) {
-    NodeRuntime* rt = runtimes_[holder];
+  network_.rendezvous.settle(receiver, [&](NodeId holder) {
+    NodeRuntime* rt = endpoints_.runtimes[holder];
     if (rt == nullptr || rt->dead()) return true; // its next incarnation awaits again if it holds
     if (!rt->holds_posted_for(receiver)) return false;
     wake.emplace_back(holder, rt->incarnation());
     return true;
   });
   for (const auto& [holder, inc] : wake) {
-    const NodeRuntime* rt = runtimes_[holder];
-    if (rt == nullptr || rt->incarnation() != inc || !alive(holder, inc) || !rendezvous_.ring(holder)) continue;
+    const NodeRuntime* rt = endpoints_.runtimes[holder];
+    if (rt == nullptr || rt->incarnation() != inc || !alive(holder, inc) || !network_.rendezvous.ring(holder)) continue;
     CommProxies::put_detached_as(rt->actor(), bell(holder, inc), wake_token());
   }
 }

@@ -18,75 +18,78 @@ RunResult Run::collect(double wall_seconds) {
   double failure_free = 0;
   for (NodeId n = 0; n < num_nodes(); n++)
     failure_free = std::max(failure_free, workload_->failure_free_work(n) / (platform_.layout.speed(n) / 1e9));
-  const bool cut = end_.cut();
-  const double makespan = cut ? end_.date() : termination_.all_finished_date();
+  const bool cut = ending_.end.cut();
+  const double makespan = cut ? ending_.end.date() : ending_.termination.all_finished_date();
   nlohmann::ordered_json res;
-  res["status"] = end_.status();
+  res["status"] = ending_.end.status();
   res["makespan"] = cut ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(makespan);
-  res["end_date"] = end_.date();
+  res["end_date"] = ending_.end.date();
   res["failure_free_time"] = failure_free;
   res["overhead_pct"] = cut || failure_free <= 0
                             ? nlohmann::ordered_json(nullptr)
                             : nlohmann::ordered_json(100.0 * (makespan - failure_free) / failure_free);
-  res["failures"] = stats_.get("failures");
-  res["failures_ignored_node_down"] = stats_.get("failures.ignored_down");
-  res["failures_deferred"] = stats_.get("failures.deferred");
-  res["lost_work"] = stats_.get("lost_work");
-  res["rollbacks"] = stats_.get("rollbacks");
-  res["storage_held_max_bytes"] = stats_.get("storage.held_bytes_max");
+  res["failures"] = observe_.stats.get("failures");
+  res["failures_ignored_node_down"] = observe_.stats.get("failures.ignored_down");
+  res["failures_deferred"] = observe_.stats.get("failures.deferred");
+  res["lost_work"] = observe_.stats.get("lost_work");
+  res["rollbacks"] = observe_.stats.get("rollbacks");
+  res["storage_held_max_bytes"] = observe_.stats.get("storage.held_bytes_max");
   res["storage_held_end_bytes"] = store_.held_bytes();
   res["storage_held_max_copy_bytes"] = store_.held_copy_bytes_max(); // every copy counted
   add_storage_results(res);
-  res["recovery_time"] = stats_.get("recovery_time");
+  res["recovery_time"] = observe_.stats.get("recovery_time");
   // Mean over the recoveries that ended (null when none did).
   res["rolled_back_per_failure"] =
-      stats_.get("recoveries_done") > 0
-          ? nlohmann::ordered_json(stats_.get("rolled_back_processes") / stats_.get("recoveries_done"))
+      observe_.stats.get("recoveries_done") > 0
+          ? nlohmann::ordered_json(observe_.stats.get("rolled_back_processes") / observe_.stats.get("recoveries_done"))
           : nlohmann::ordered_json(nullptr);
-  res["app_messages_sent"] = stats_.get("app.sent");
+  res["app_messages_sent"] = observe_.stats.get("app.sent");
   std::uint64_t digest = 0; // 48-bit digests: their xor stays exact as a JSON number
-  for (std::uint64_t d : digests_) digest ^= d;
+  for (std::uint64_t d : endpoints_.digests) digest ^= d;
   if (digest != 0) res["result_checksum"] = digest;
-  res["app_messages_delivered"] = stats_.get("app.delivered");
-  res["control_messages"] = stats_.get("ctrl.total");
-  res["consistency"] = {{"checks", checks_}, {"violations", violations_}};
+  res["app_messages_delivered"] = observe_.stats.get("app.delivered");
+  res["control_messages"] = observe_.stats.get("ctrl.total");
+  res["consistency"] = {{"checks", observe_.checks()}, {"violations", observe_.violations()}};
   res["wall_time_s"] = wall_seconds;
-  res["events"] = events_;
+  res["events"] = ending_.events;
 
   nlohmann::ordered_json doc;
   doc["ckptsim"] = {{"version", version()}, {"simgrid", SIMGRID_VERSION_STRING}};
-  const auto& o = config_.options;
-  doc["run"] = {{"protocol", o.protocol},
-                {"params", o.params},
-                {"seed", o.seed},
-                {"network_model", o.network_model},
-                {"end_date", std::isfinite(o.end_date) ? nlohmann::ordered_json(o.end_date) : nullptr},
-                {"stall_limit", std::isfinite(stall_limit_) ? nlohmann::ordered_json(stall_limit_) : nullptr},
-                {"overrides", o.overrides},
-                {"simgrid_args", o.simgrid_args},
-                {"contexts", contexts_json()},
-                {"files",
-                 {{"topology", config_.topology_file},
-                  {"application", config_.application_file},
-                  {"timers", config_.timers_file},
-                  {"platform", topology_.platform_xml}}},
-                {"nodes", num_nodes()},
-                {"clusters", platform_.layout.num_clusters()},
-                {"failure_model", to_string(topology_.failures.model)},
-                {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"},
-                {"restart_placement", to_string(topology_.failures.restart)},
-                {"storage", topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model},
-                {"checkpoint_servers", platform_.servers.size()}};
-  doc["inputs"] = {
-      {"topology", config_.topology_doc}, {"application", config_.application_doc}, {"timers", config_.timers_doc}};
+  const auto& o = inputs_.config.options;
+  doc["run"] = {
+      {"protocol", o.protocol},
+      {"params", o.params},
+      {"seed", o.seed},
+      {"network_model", o.network_model},
+      {"end_date", std::isfinite(o.end_date) ? nlohmann::ordered_json(o.end_date) : nullptr},
+      {"stall_limit", std::isfinite(ending_.stall_limit) ? nlohmann::ordered_json(ending_.stall_limit) : nullptr},
+      {"overrides", o.overrides},
+      {"simgrid_args", o.simgrid_args},
+      {"contexts", contexts_json()},
+      {"files",
+       {{"topology", inputs_.config.topology_file},
+        {"application", inputs_.config.application_file},
+        {"timers", inputs_.config.timers_file},
+        {"platform", inputs_.topology.platform_xml}}},
+      {"nodes", num_nodes()},
+      {"clusters", platform_.layout.num_clusters()},
+      {"failure_model", to_string(inputs_.topology.failures.model)},
+      {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"},
+      {"restart_placement", to_string(inputs_.topology.failures.restart)},
+      {"storage",
+       inputs_.topology.storage.model.empty() ? protocol_.module->default_storage() : inputs_.topology.storage.model},
+      {"checkpoint_servers", platform_.servers.size()}};
+  doc["inputs"] = {{"topology", inputs_.config.topology_doc},
+                   {"application", inputs_.config.application_doc},
+                   {"timers", inputs_.config.timers_doc}};
   doc["results"] = res;
-  doc["stats"] = stats_.to_json();
+  doc["stats"] = observe_.stats.to_json();
   r.document = doc;
-  r.violations = violations_;
-  if (end_.reason() == RunEnd::Reason::Stuck) r.stuck = end_.why();
+  r.violations = observe_.violations();
+  if (ending_.end.reason() == RunEnd::Reason::Stuck) r.stuck = ending_.end.why();
   r.summary = format_summary(r.document, platform_.layout);
   std::string extra;
-  protocol_->summarize(stats_, extra);
+  protocol_.module->summarize(observe_.stats, extra);
   r.summary += extra;
   return r;
 }

@@ -9,14 +9,14 @@
 namespace ckptsim {
 
 StorageContext Run::storage_context() const {
-  return {topology_, platform_.layout, static_cast<int>(platform_.servers.size())};
+  return {inputs_.topology, platform_.layout, static_cast<int>(platform_.servers.size())};
 }
 
 void Run::check_storage() const {
   for (NodeId n = 0; n < num_nodes(); n++) {
     const StorageModelInfo& model = storage_model(n);
     if (model.needs_servers && platform_.servers.empty())
-      throw InputError(topology_.source, "/storage",
+      throw InputError(inputs_.topology.source, "/storage",
                        fmt::format("the \"{}\" storage model needs checkpoint servers: a zone named \"storage\" in "
                                    "the platform XML",
                                    model.name));
@@ -46,7 +46,7 @@ void Run::add_storage_results(nlohmann::ordered_json& results) const {
 std::optional<std::uint64_t> Run::recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers) {
   const LineSearch s = search_recovery_line(store_, num_nodes(), numbers);
   std::set<NodeId> failed_ids;
-  for (const auto& [id, rec] : recoveries_)
+  for (const auto& [id, rec] : failures_.recoveries)
     if (!rec.done) failed_ids.insert(rec.victim);
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (NodeId n : failed_ids) failed.push_back(platform_.layout.host_name(n));
@@ -63,13 +63,13 @@ std::optional<std::uint64_t> Run::recovery_line(NodeId asker, const std::vector<
                                   platform_.layout.host_name(lost), fmt::join(were, ", ")));
   }
   const double now = sg4::Engine::get_clock();
-  trace_.emit(0, now, "recovery_line",
-              {{"node", asker},
-               {"line", s.line ? nlohmann::ordered_json(*s.line) : nlohmann::ordered_json(nullptr)},
-               {"skipped", skipped},
-               {"failed", failed}});
-  stats_.add("storage.recovery_lines");
-  if (!s.skipped.empty() && s.line) stats_.add("storage.recovery_lines_older");
+  observe_.trace.emit(0, now, "recovery_line",
+                      {{"node", asker},
+                       {"line", s.line ? nlohmann::ordered_json(*s.line) : nlohmann::ordered_json(nullptr)},
+                       {"skipped", skipped},
+                       {"failed", failed}});
+  observe_.stats.add("storage.recovery_lines");
+  if (!s.skipped.empty() && s.line) observe_.stats.add("storage.recovery_lines_older");
   if (!s.line)
     end_unrecoverable(fmt::format("{}; checkpoints searched: {}; failed nodes: {}", fmt::join(details, "; "),
                                   fmt::join(searched, ", "), fmt::join(failed, ", ")),

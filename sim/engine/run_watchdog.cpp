@@ -15,17 +15,17 @@
 namespace ckptsim {
 
 void Run::start_watchdog() {
-  if (!std::isfinite(stall_limit_)) return;
+  if (!std::isfinite(ending_.stall_limit)) return;
   sg4::Actor::create("watchdog", platform_.controller, [this] {
-    while (!end_.over()) {
+    while (!ending_.end.over()) {
       const double now = sg4::Engine::get_clock();
       const ProgressVerdict v = check_progress({.now = now,
-                                                .limit = stall_limit_,
-                                                .all_finished = termination_.held(),
-                                                .held_open = termination_.held_open(now),
-                                                .first_finished = termination_.first_all_finished(),
-                                                .idle = termination_.idle(now),
-                                                .last_progress = termination_.last_progress()});
+                                                .limit = ending_.stall_limit,
+                                                .all_finished = ending_.termination.held(),
+                                                .held_open = ending_.termination.held_open(now),
+                                                .first_finished = ending_.termination.first_all_finished(),
+                                                .idle = ending_.termination.idle(now),
+                                                .last_progress = ending_.termination.last_progress()});
       if (v.stuck) {
         end_stuck(v.why);
         return;
@@ -39,21 +39,22 @@ std::string Run::pending_report() const {
   std::vector<std::string> items;
   constexpr std::size_t kMax = 6;
   for (NodeId e = 0; e < num_endpoints() && items.size() < kMax; e++) {
-    if (termination_.quiet(e) || !up_[e] || runtimes_[e] == nullptr) continue;
-    std::string p = runtimes_[e]->pending();
-    if (p.empty() && e < num_nodes() && !termination_.finished(e)) continue; // still working: not what holds the run
+    if (ending_.termination.quiet(e) || !endpoints_.up[e] || endpoints_.runtimes[e] == nullptr) continue;
+    std::string p = endpoints_.runtimes[e]->pending();
+    if (p.empty() && e < num_nodes() && !ending_.termination.finished(e))
+      continue; // still working: not what holds the run
     if (p.empty()) p = endpoint_name(e) + ": protocol busy";
     if (std::find(items.begin(), items.end(), p) == items.end()) items.push_back(p);
   }
   // The applications that do not move, grouped by why.
   std::vector<std::string> paused, waiting, holding;
   for (NodeId n = 0; n < num_nodes(); n++) {
-    if (!up_[n] || termination_.finished(n) || runtimes_[n] == nullptr) continue;
-    if (runtimes_[n]->app_paused())
+    if (!endpoints_.up[n] || ending_.termination.finished(n) || endpoints_.runtimes[n] == nullptr) continue;
+    if (endpoints_.runtimes[n]->app_paused())
       paused.push_back(endpoint_name(n));
-    else if (runtimes_[n]->app_waiting())
+    else if (endpoints_.runtimes[n]->app_waiting())
       waiting.push_back(endpoint_name(n));
-    if (runtimes_[n]->app_held() > 0) holding.push_back(endpoint_name(n));
+    if (endpoints_.runtimes[n]->app_held() > 0) holding.push_back(endpoint_name(n));
   }
   const auto group = [&items](const std::vector<std::string>& who, const char* what) {
     if (who.empty()) return;
@@ -64,7 +65,7 @@ std::string Run::pending_report() const {
   group(paused, "application paused by the protocol");
   group(waiting, "application waits for a message");
   group(holding, "application holds messages whose receives are not posted");
-  for (const auto& [id, rec] : recoveries_) {
+  for (const auto& [id, rec] : failures_.recoveries) {
     if (rec.done || items.size() >= kMax) continue;
     std::vector<std::string> who;
     for (NodeId n : rec.notices) who.push_back(endpoint_name(n));
@@ -75,19 +76,19 @@ std::string Run::pending_report() const {
     if (!who.empty()) item += fmt::format(": waits for the reports of {}", fmt::join(who, ", "));
     items.push_back(item);
   }
-  if (!wire_.empty()) items.push_back(fmt::format("{} message(s) on the wire", wire_.size()));
-  if (!deferred_.empty()) items.push_back(fmt::format("{} deferred failure(s)", deferred_.size()));
+  if (!network_.wire.empty()) items.push_back(fmt::format("{} message(s) on the wire", network_.wire.size()));
+  if (!failures_.deferred.empty()) items.push_back(fmt::format("{} deferred failure(s)", failures_.deferred.size()));
   if (items.empty()) items.push_back("nothing the protocol names");
   return fmt::format("{}", fmt::join(items, "; "));
 }
 
 void Run::end_stuck(const std::string& why) {
-  if (end_.over()) return;
+  if (ending_.end.over()) return;
   const double now = sg4::Engine::get_clock();
   const std::string stuck = pending_report() + " (" + why + ")";
   std::fprintf(stderr, "ckptsim: stuck at %g s: %s\n", now, stuck.c_str());
-  trace_.emit(0, now, "stuck", {{"pending", pending_report()}, {"why", why}});
-  stats_.record("stuck", {{"date", now}, {"pending", pending_report()}, {"why", why}});
+  observe_.trace.emit(0, now, "stuck", {{"pending", pending_report()}, {"why", why}});
+  observe_.stats.record("stuck", {{"date", now}, {"pending", pending_report()}, {"why", why}});
   end_run(RunEnd::Reason::Stuck, stuck);
 }
 
