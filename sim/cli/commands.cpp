@@ -76,12 +76,24 @@ std::map<std::string, std::string> parse_params(const std::vector<std::string>& 
   return params;
 }
 
-/** @brief The summary's last lines: the two commands that trace this very run and draw it. */
+/** @brief The value of an option given by its name or by its alias (the name scripts written
+ *  before the rename use); both at once is refused: which one should win would be a guess. */
+template <class T>
+std::optional<T> name_or_alias(const po::variables_map& vm, const std::string& name, const std::string& alias) {
+  const bool named = vm.count(name) && !vm[name].defaulted();
+  if (!vm.count(alias)) return vm.count(name) ? std::optional<T>(vm[name].as<T>()) : std::nullopt;
+  if (named)
+    throw InputError("command line", "--" + alias, fmt::format("alias of --{}, also given: give one of them", name));
+  return vm[alias].as<T>();
+}
+
+/** @brief The summary's last lines: the two commands that write this very run's event trace and
+ *  draw it. */
 void print_how_to_see(const std::string& program, const std::vector<std::string>& raw_args) {
   std::string again = shell_word(program) + " run";
   for (const auto& a : raw_args) again += " " + shell_word(a);
-  std::printf("\n  See this run: trace it, then draw its space-time diagram (docs/TRACE.md):\n"
-              "    %s --trace run.jsonl\n"
+  std::printf("\n  See this run: write its event trace, then draw its space-time diagram (docs/TRACE.md):\n"
+              "    %s --event-trace run.jsonl\n"
               "    /usr/bin/python3 %s run.jsonl -o run.png\n",
               again.c_str(), shell_word(std::string(CKPTSIM_PLOTS_DIR) + "/spacetime.py").c_str());
 }
@@ -108,13 +120,14 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "end a run that cannot progress (every process finished, or no application progress) after this long, "
       "exit 3 (default: 1h, or 10 restart overheads; inf: never)")(
       "output,o", po::value(&opt.output), "write the statistics here (.json, or .csv for a one-row table)")(
-      "trace", po::value(&opt.trace_file), "write a JSON-lines trace here (docs/TRACE.md)")(
+      "event-trace", po::value<std::string>(), "write the run's event trace here: JSON lines (docs/TRACE.md)")(
+      "trace", po::value<std::string>(), "alias of --event-trace")(
+      "event-trace-level", po::value<int>()->default_value(1),
+      "what the event trace holds; 0: run events, 1: + application messages, 2: + every node action")(
+      "trace-level", po::value<int>(), "alias of --event-trace-level")(
       "paje", po::value(&opt.paje_file), "write a Paje trace here, for ViTE or pj_dump (docs/TRACE.md, \"Paje\")")(
-      "trace-level", po::value(&opt.trace_level)->default_value(1),
-      "0: run events, 1: + application messages, "
-      "2: + every node action")("set", po::value(&opt.overrides)->composing(),
-                                "override an input field: PATH=VALUE, PATH starting with "
-                                "topology/, application/ or timers/ (repeatable)")(
+      "set", po::value(&opt.overrides)->composing(),
+      "override an input field: PATH=VALUE, PATH starting with topology/, application/ or timers/ (repeatable)")(
       "network-model", po::value(&opt.network_model),
       "CM02 (latency + size/bandwidth, as in the papers), LV08 or SMPI (SimGrid's model of MPI, with its "
       "size-dependent factors); default CM02, SMPI for an mpi-trace application")(
@@ -129,6 +142,11 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   }
   if (!self_test.empty() && self_test != "none" && self_test != "crash" && self_test != "hang")
     throw InputError("command line", "--self-test", "expected none, crash or hang");
+  opt.trace_file = name_or_alias<std::string>(vm, "event-trace", "trace").value_or("");
+  opt.trace_level = *name_or_alias<int>(vm, "event-trace-level", "trace-level");
+  if (opt.trace_level < 0 || opt.trace_level > 2)
+    throw InputError("command line", vm.count("trace-level") ? "--trace-level" : "--event-trace-level",
+                     "expected 0, 1 or 2");
   RunConfig config = load_scenario(files, opt.overrides);
   opt.params = parse_params(params);
   // A run that crashes or never ends, on purpose: how the sweep runner's handling of both is tested.

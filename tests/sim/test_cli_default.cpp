@@ -97,7 +97,7 @@ TEST(Cli, CsvOutputIsOneRowWithTheRunParameters) {
 
 TEST(Cli, TheFirstRunShowsRecoveriesAndHowToDrawThem) {
   // `ckptsim` with no argument: the default seed (2) gives the default scenario failures, and the
-  // summary ends with the commands that trace this very run and draw it.
+  // summary ends with the commands that write this very run's event trace and draw it.
   auto o = run_ckptsim("");
   ASSERT_EQ(o.status, 0) << o.out;
   EXPECT_NE(o.out.find("seed 2,"), std::string::npos) << o.out;
@@ -105,10 +105,11 @@ TEST(Cli, TheFirstRunShowsRecoveriesAndHowToDrawThem) {
   EXPECT_EQ(o.out.find("rollbacks          0,"), std::string::npos) << o.out;
   const auto see = o.out.find("See this run");
   ASSERT_NE(see, std::string::npos) << o.out;
-  EXPECT_NE(o.out.find(" run --trace run.jsonl\n", see), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("See this run: write its event trace"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(" run --event-trace run.jsonl\n", see), std::string::npos) << o.out;
   EXPECT_NE(o.out.find("/plots/spacetime.py run.jsonl -o run.png\n", see), std::string::npos) << o.out;
-  // Traced, or quiet, a run does not say it.
-  auto traced = run_ckptsim("--set application/total_time=10min --trace " + temp_path("seen.jsonl"));
+  // Writing its event trace, or quiet, a run does not say it.
+  auto traced = run_ckptsim("--set application/total_time=10min --event-trace " + temp_path("seen.jsonl"));
   ASSERT_EQ(traced.status, 0) << traced.out;
   EXPECT_EQ(traced.out.find("See this run"), std::string::npos) << traced.out;
 }

@@ -157,6 +157,26 @@ TEST(SweepSpec, BadSweepFilesNameTheField) {
   EXPECT_NE(error_of(d).find("/axes/0/option: --seed is set by the sweep itself"), std::string::npos) << error_of(d);
 }
 
+TEST(SweepSpec, OptionsNamingOneFileForEveryRunAreRefusedUnderEitherName) {
+  // Every run would write the same event trace or Paje trace; --trace is the old name of
+  // --event-trace and refused the same way. The level alone names no file: accepted.
+  for (const char* option : {"--event-trace", "--trace", "--paje"}) {
+    json d = base_doc();
+    d["run_options"] = {option, "t.out"};
+    EXPECT_NE(error_of(d).find(std::string("s.json: /run_options/0: ") + option +
+                               " names one file, which every run of the sweep would overwrite"),
+              std::string::npos)
+        << error_of(d);
+    d = base_doc();
+    d["axes"][0] = {{"option", option}, {"values", {"a.out", "b.out"}}};
+    EXPECT_NE(error_of(d).find(std::string("s.json: /axes/0/option: ") + option + " names one file"), std::string::npos)
+        << error_of(d);
+  }
+  json d = base_doc();
+  d["run_options"] = {"--trace-level", "2", "--event-trace-level", "0"};
+  EXPECT_EQ(error_of(d), "no error");
+}
+
 TEST(SweepSpec, KeepPatternsSelectColumns) {
   const std::vector<std::string> keep{"results.makespan", "stats.counters.hc3i.*"};
   EXPECT_TRUE(kept(keep, "results.makespan"));

@@ -21,9 +21,22 @@ const std::set<std::string> kReserved{"index", "key", "protocol", "storage", "se
 
 // Options a sweep sets per run itself: a sweep file giving them would make every run write the
 // same file or contradict the sweep's own lists.
-const std::set<std::string> kRunOwned{"--protocol", "--seed",     "--output",      "-o",
-                                      "--quiet",    "-q",         "--trace",       "--progress",
-                                      "--topology", "--platform", "--application", "--timers"};
+const std::set<std::string> kRunOwned{"--protocol", "--seed",     "--output",   "-o",         "--quiet",
+                                      "-q",         "--progress", "--topology", "--platform", "--application",
+                                      "--timers"};
+// Options that name one file for a run's event trace or Paje trace: every run would write it, in
+// turn or at once (the old name --trace kept as an alias of --event-trace).
+const std::set<std::string> kOneFileForEveryRun{"--event-trace", "--trace", "--paje"};
+
+/** @brief Refuses a `ckptsim run` option of a sweep file (run_options or an axis) that the sweep
+ *  sets itself or that would make every run write one file. */
+void check_run_option(const std::string& option, const Where& at, const char* instead) {
+  if (kRunOwned.count(option)) at.fail(fmt::format("{} is set by the sweep itself (use {})", option, instead));
+  if (kOneFileForEveryRun.count(option))
+    at.fail(fmt::format("{} names one file, which every run of the sweep would overwrite (`ckptsim sweep "
+                        "--dry-run` prints each run's `ckptsim run` command line, to trace one run)",
+                        option));
+}
 
 std::string label_of(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
@@ -61,9 +74,7 @@ Axis parse_axis(const json& j, const Where& at) {
   } else {
     a.option = as_string(*option, r.where("option"));
     if (a.option.rfind("--", 0) != 0) r.where("option").fail("expected a `ckptsim run` option such as --param");
-    if (kRunOwned.count(a.option))
-      r.where("option").fail(
-          fmt::format("{} is set by the sweep itself (use the protocols, seeds or inputs lists)", a.option));
+    check_run_option(a.option, r.where("option"), "the protocols, seeds or inputs lists");
   }
   if (auto* v = r.optional("name"))
     a.name = as_string(*v, r.where("name"));
@@ -164,9 +175,7 @@ SweepSpec parse_sweep(const json& doc, const std::string& file) {
   if (auto* v = r.optional("run_options")) {
     s.run_options = string_list(*v, r.where("run_options"));
     for (std::size_t i = 0; i < s.run_options.size(); i++)
-      if (kRunOwned.count(s.run_options[i]))
-        (r.where("run_options") / i)
-            .fail(fmt::format("{} is set by the sweep itself (use inputs, protocols or seeds)", s.run_options[i]));
+      check_run_option(s.run_options[i], r.where("run_options") / i, "inputs, protocols or seeds");
   }
   if (auto* v = r.optional("axes")) {
     if (!v->is_array()) r.where("axes").fail("expected a list of axes");
