@@ -8,6 +8,7 @@
  * (the paper's assumption; later ones are deferred). */
 #include "protocols/taskgraph/process.hpp"
 #include "sim/config/input_error.hpp"
+#include "sim/protocol/dataflow.hpp"
 #include "sim/storage/buddy/buddy.hpp"
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ namespace {
 
 class Module : public ProtocolModule {
  public:
-  Module(const StencilWorkload& workload, const FederationLayout& layout, Options options)
+  Module(const DataflowApplication& workload, const FederationLayout& layout, Options options)
       : workload_(workload)
       , layout_(layout)
       , points_(workload.graph())
@@ -46,7 +47,7 @@ class Module : public ProtocolModule {
     return (node + 1) % layout_.num_nodes();
   }
 
-  const StencilWorkload& workload_;
+  const DataflowApplication& workload_;
   const FederationLayout& layout_;
   Points points_;
   Options options_;
@@ -92,8 +93,8 @@ std::uint64_t interval_param(const ProtocolSetup& setup) {
 }
 
 std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
-  const auto* stencil = dynamic_cast<const StencilWorkload*>(setup.workload);
-  if (!stencil)
+  const DataflowApplication* dataflow = dataflow_application(setup);
+  if (!dataflow)
     throw InputError(setup.application_file, "/kind",
                      "protocol \"taskgraph\" needs a data-flow application whose task graph and program-order points "
                      "are known: kind \"stencil\"");
@@ -102,7 +103,7 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
   if (setup.layout->num_nodes() < 2)
     throw InputError(setup.topology_file, "/clusters",
                      "protocol \"taskgraph\" needs at least two nodes: a process' checkpoint is held by another node");
-  return std::make_unique<Module>(*stencil, *setup.layout, options);
+  return std::make_unique<Module>(*dataflow, *setup.layout, options);
 }
 
 const ProtocolRegistration registration{
