@@ -1,10 +1,12 @@
-/* The data-flow application interface of the contract (sim/protocol/dataflow.hpp), which any
- * application kind may implement and a protocol reaches without naming the kind. The protocols
- * that need a graph (cck, taskgraph) refuse an application without one in the words the users
- * know, and accept any kind that has one. */
+/* What the contract offers a protocol besides its agents: the data-flow application interface
+ * (sim/protocol/dataflow.hpp), which any application kind may implement and a protocol reaches
+ * without naming the kind, and the storage questions (sim/protocol/storage.hpp), answered from
+ * the storage models' registry. The protocols that need a graph (cck, taskgraph) refuse an
+ * application without one in the words the users know, and accept any kind that has one. */
 #include "sim/app/stencil/workload.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/protocol/dataflow.hpp"
+#include "sim/protocol/storage.hpp"
 #include "tests/support/app_inputs.hpp"
 #include "tests/support/fake_node.hpp"
 
@@ -48,6 +50,16 @@ class PairWorkload : public PlainWorkload, public DataflowApplication {
  private:
   TaskGraph graph_;
 };
+
+// Two clusters: c0 of 4 nodes (0-3) and c1 of 1 node (4), with @p storage as the topology's.
+Topology two_clusters(const json& storage = nullptr) {
+  json t = json::parse(R"({
+    "clusters": [{"name": "c0", "nodes": 4, "san": {"latency": 0, "bandwidth": 1e9}},
+                 {"name": "c1", "nodes": 1, "san": {"latency": 0, "bandwidth": 1e9}}],
+    "wan": [[{"latency": 0, "bandwidth": 1e9}]]})");
+  if (!storage.is_null()) t["storage"] = storage;
+  return parse_topology(t, "topo.json", "");
+}
 
 /** The message of the InputError @p make throws, "" when it throws none. */
 template <class F>
@@ -121,6 +133,31 @@ TEST(DataflowApplication, ProtocolsThatNeedAGraphTakeAnyKindWithOne) {
     ASSERT_NE(module, nullptr) << protocol;
     EXPECT_NE(module->make_agent(1, false), nullptr) << protocol;
   }
+}
+
+TEST(ContractStorage, HolderNodesAreTheNamedModelsNodes) {
+  const Topology topology = two_clusters();
+  const FederationLayout layout(topology);
+  ProtocolSetup setup;
+  setup.layout = &layout;
+  setup.topology = &topology;
+  // buddy: the next node of the cluster, cyclically; none in a one-node cluster.
+  EXPECT_EQ(storage_holder_nodes(setup, "buddy", 1, 1), std::vector<NodeId>{2});
+  EXPECT_EQ(storage_holder_nodes(setup, "buddy", 3, 7), std::vector<NodeId>{0});
+  EXPECT_EQ(storage_holder_nodes(setup, "buddy", 4, 1), std::vector<NodeId>{});
+  // servers: copies on checkpoint servers, never on a node.
+  EXPECT_EQ(storage_holder_nodes(setup, "servers", 1, 1), std::vector<NodeId>{});
+  EXPECT_THROW(storage_holder_nodes(setup, "no-such-model", 1, 1), std::invalid_argument);
+}
+
+TEST(ContractStorage, DepthIsTheLargestAmongTheModelsUsed) {
+  const Topology plain = two_clusters();
+  const Topology replicated = two_clusters(json{{"model", "replicated"}, {"copies", 1}, {"depth", 3}});
+  ProtocolSetup setup;
+  setup.topology = &plain;
+  EXPECT_EQ(storage_depth(setup, "servers"), 1);
+  setup.topology = &replicated;
+  EXPECT_EQ(storage_depth(setup, "servers"), 3);
 }
 
 } // namespace
