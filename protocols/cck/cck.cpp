@@ -6,8 +6,8 @@
  * kind today). */
 #include "protocols/cck/coordinator.hpp"
 #include "protocols/cck/process.hpp"
-#include "sim/config/input_error.hpp"
 #include "sim/protocol/dataflow.hpp"
+#include "sim/protocol/errors.hpp"
 
 #include <fmt/format.h>
 

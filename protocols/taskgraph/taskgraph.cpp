@@ -7,8 +7,8 @@
  * separate module rather than a mode of `msglog`: see docs/MODEL.md. One failure at a time
  * (the paper's assumption; later ones are deferred). */
 #include "protocols/taskgraph/process.hpp"
-#include "sim/config/input_error.hpp"
 #include "sim/protocol/dataflow.hpp"
+#include "sim/protocol/errors.hpp"
 #include "sim/protocol/storage.hpp"
 
 #include <fmt/format.h>

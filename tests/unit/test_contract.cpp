@@ -4,8 +4,8 @@
  * the storage models' registry. The protocols that need a graph (cck, taskgraph) refuse an
  * application without one in the words the users know, and accept any kind that has one. */
 #include "sim/app/stencil/workload.hpp"
-#include "sim/config/input_error.hpp"
 #include "sim/protocol/dataflow.hpp"
+#include "sim/protocol/errors.hpp"
 #include "sim/protocol/storage.hpp"
 #include "tests/support/app_inputs.hpp"
 #include "tests/support/fake_node.hpp"
