@@ -2,10 +2,12 @@
  * still exchange data (2N + 3 sum(V_i) control messages a wave), stable storage on checkpoint
  * servers plus a local copy, and a partial restart: the failed process restarts from its last
  * checkpoint, the others keep their state and re-execute only the tasks that produced what the
- * failed process lost (C_total). Needs a data-flow application ("stencil"). */
+ * failed process lost (C_total). Needs a data-flow application (Workload::dataflow(), the "stencil"
+ * kind today). */
 #include "protocols/cck/coordinator.hpp"
 #include "protocols/cck/process.hpp"
-#include "sim/config/input_error.hpp"
+#include "sim/protocol/dataflow.hpp"
+#include "sim/protocol/errors.hpp"
 
 #include <fmt/format.h>
 
@@ -14,7 +16,7 @@ namespace {
 
 class Module : public ProtocolModule {
  public:
-  Module(const StencilWorkload& workload, int nodes, bool reuse)
+  Module(const DataflowApplication& workload, int nodes, bool reuse)
       : workload_(workload)
       , nodes_(nodes)
       , reuse_(reuse) {}
@@ -40,7 +42,7 @@ class Module : public ProtocolModule {
   }
 
  private:
-  const StencilWorkload& workload_;
+  const DataflowApplication& workload_;
   int nodes_;
   bool reuse_;
 };
@@ -49,12 +51,12 @@ const ProtocolRegistration registration{
     {"cck",
      "CCK: checkpoints coordinated with data-flow neighbours only (INIT/PING/PONG/CONT/ACK), partial restart",
      [](const ProtocolSetup& setup) -> std::unique_ptr<ProtocolModule> {
-       const auto* stencil = dynamic_cast<const StencilWorkload*>(setup.workload);
-       if (!stencil)
+       const DataflowApplication* dataflow = dataflow_application(setup);
+       if (!dataflow)
          throw InputError(setup.application_file, "/kind",
                           "protocol \"cck\" needs a data-flow application whose task graph is known: kind "
                           "\"stencil\"");
-       return std::make_unique<Module>(*stencil, setup.layout->num_nodes(), bool_param(setup, "reuse"));
+       return std::make_unique<Module>(*dataflow, setup.layout->num_nodes(), bool_param(setup, "reuse"));
      },
      {{"reuse", "true: a non-failed process reuses the data still in its memory instead of recomputing them "
                 "(thesis 4.4.2); default false"}}}};

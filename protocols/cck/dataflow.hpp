@@ -1,8 +1,8 @@
-/* What CCK takes from the application layer's data-flow model (sim/app/dataflow/graph.hpp), under
- * its own namespace, and the one count of that model that is CCK's: its wave's messages. */
+/* What CCK takes from the contract's data-flow model (sim/protocol/dataflow.hpp), under its own
+ * namespace, and the one count of that model that is CCK's: its wave's messages. */
 #pragma once
 
-#include "sim/app/dataflow/graph.hpp"
+#include "sim/protocol/dataflow.hpp"
 
 #include <cstdint>
 #include <vector>

@@ -6,7 +6,7 @@
 #include "protocols/cck/dataflow.hpp"
 #include "protocols/cck/lost.hpp"
 #include "protocols/common/control.hpp"
-#include "sim/net/envelope.hpp"
+#include "sim/protocol/messages.hpp"
 
 #include <array>
 #include <cstdint>

@@ -23,7 +23,7 @@
 
 #include "protocols/cck/messages.hpp"
 #include "protocols/common/restart_delay.hpp"
-#include "sim/app/stencil/workload.hpp"
+#include "sim/protocol/dataflow.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <map>
@@ -35,7 +35,7 @@ namespace ckptsim::cck {
 
 class Process : public Agent {
  public:
-  Process(const StencilWorkload& workload, NodeId coordinator, bool reuse)
+  Process(const DataflowApplication& workload, NodeId coordinator, bool reuse)
       : wl_(workload)
       , coordinator_(coordinator)
       , reuse_(reuse) {}
@@ -89,7 +89,7 @@ class Process : public Agent {
   /** @brief With reuse (4.4.2), the data of this survivor still in memory; else empty. */
   std::vector<bool> own_memory(const NodeContext& ctx, const TaskStates& states) const;
 
-  const StencilWorkload& wl_;
+  const DataflowApplication& wl_;
   const NodeId coordinator_;
   const bool reuse_;
 

@@ -5,7 +5,7 @@
  * switch on control_kind<Kind>(msg): names are never compared. */
 #pragma once
 
-#include "sim/net/envelope.hpp"
+#include "sim/protocol/messages.hpp"
 
 #include <array>
 #include <concepts>

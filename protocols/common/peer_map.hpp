@@ -6,7 +6,7 @@
  * rare, since a node meets each peer once. */
 #pragma once
 
-#include "sim/net/ids.hpp"
+#include "sim/protocol/ids.hpp"
 
 #include <boost/container/flat_map.hpp>
 

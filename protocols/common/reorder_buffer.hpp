@@ -7,7 +7,7 @@
  * or above it, so nothing below it is ever held. */
 #pragma once
 
-#include "sim/net/ids.hpp"
+#include "sim/protocol/ids.hpp"
 
 #include <cstddef>
 #include <cstdint>

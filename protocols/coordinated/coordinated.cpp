@@ -5,7 +5,7 @@
  * "replicated" storage model the last SD waves are kept); stable storage "servers" by default. */
 #include "protocols/coordinated/coordinator.hpp"
 #include "protocols/coordinated/participant.hpp"
-#include "sim/storage/placement.hpp"
+#include "sim/protocol/storage.hpp"
 
 #include <fmt/format.h>
 
@@ -55,8 +55,7 @@ const ProtocolRegistration registration{
     {"coordinated",
      "blocking coordinated checkpointing (INIT/FLUSH/ACK/CONT), global restart from the last wave",
      [](const ProtocolSetup& setup) {
-       return std::make_unique<Module>(setup.layout->num_nodes(), storage_depth(*setup.topology, "servers"),
-                                       trigger_of(setup));
+       return std::make_unique<Module>(setup.layout->num_nodes(), storage_depth(setup, "servers"), trigger_of(setup));
      },
      {{"trigger", "when waves start: periodic (every checkpoint_period, default), collective (when process 0 reaches "
                   "a collective of the application, at most once per checkpoint_period), both (the LAM/MPI paper's "

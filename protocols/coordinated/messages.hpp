@@ -2,8 +2,8 @@
 #pragma once
 
 #include "protocols/common/control.hpp"
-#include "protocols/epoch.hpp"
-#include "sim/net/envelope.hpp"
+#include "protocols/common/epoch.hpp"
+#include "sim/protocol/messages.hpp"
 
 #include <array>
 #include <string>

@@ -1,7 +1,7 @@
 /* Checkpoint triggering policies of the coordinated protocol: see trigger.hpp. */
 #include "protocols/coordinated/trigger.hpp"
 
-#include "sim/config/input_error.hpp"
+#include "sim/protocol/errors.hpp"
 
 #include <cmath>
 #include <fmt/format.h>

@@ -5,7 +5,7 @@
  * "buddy" by default. One fault at a time (the report's assumption): overlapping failures are
  * deferred unless the topology says otherwise. */
 #include "protocols/hc3i/node.hpp"
-#include "sim/config/input_error.hpp"
+#include "sim/protocol/errors.hpp"
 
 #include <fmt/format.h>
 

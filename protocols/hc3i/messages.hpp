@@ -4,7 +4,7 @@
 
 #include "protocols/common/control.hpp"
 #include "protocols/hc3i/ddv.hpp"
-#include "sim/net/envelope.hpp"
+#include "sim/protocol/messages.hpp"
 
 #include <boost/container/flat_map.hpp>
 

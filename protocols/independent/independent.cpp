@@ -7,7 +7,7 @@
  * senders' logs. Stable storage "servers" by default; one failure at a time. */
 #include "protocols/independent/manager.hpp"
 #include "protocols/independent/process.hpp"
-#include "sim/config/input_error.hpp"
+#include "sim/protocol/errors.hpp"
 
 #include <fmt/format.h>
 

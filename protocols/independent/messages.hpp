@@ -5,7 +5,7 @@
 
 #include "protocols/common/control.hpp"
 #include "protocols/independent/line.hpp"
-#include "sim/net/envelope.hpp"
+#include "sim/protocol/messages.hpp"
 
 #include <array>
 #include <map>

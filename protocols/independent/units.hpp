@@ -2,7 +2,7 @@
  * checkpoints as a whole and rolls back as a whole; its first node leads its checkpoints. */
 #pragma once
 
-#include "sim/platform/layout.hpp"
+#include "sim/protocol/layout.hpp"
 
 #include <vector>
 

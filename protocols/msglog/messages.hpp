@@ -6,7 +6,7 @@
 
 #include "protocols/common/control.hpp"
 #include "protocols/common/index_set.hpp"
-#include "sim/net/envelope.hpp"
+#include "sim/protocol/messages.hpp"
 
 #include <array>
 #include <map>

@@ -7,7 +7,7 @@
  * time; storage "servers" by default. */
 #include "protocols/msglog/logger.hpp"
 #include "protocols/msglog/process.hpp"
-#include "sim/config/input_error.hpp"
+#include "sim/protocol/errors.hpp"
 
 #include <fmt/format.h>
 

@@ -4,8 +4,8 @@
  * Every message carries the sender's epoch (the newest failure it restarted for), so that a
  * message of an undone execution is never delivered to the new one, and a message of a newer
  * execution makes a node that has not heard of the failure yet restart first. */
+#include "protocols/common/epoch.hpp"
 #include "protocols/common/restart_delay.hpp"
-#include "protocols/epoch.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <fmt/format.h>

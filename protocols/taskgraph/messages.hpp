@@ -21,7 +21,7 @@
 
 #include "protocols/common/control.hpp"
 #include "protocols/taskgraph/points.hpp"
-#include "sim/net/envelope.hpp"
+#include "sim/protocol/messages.hpp"
 
 #include <array>
 #include <cstdint>

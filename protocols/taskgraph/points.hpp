@@ -18,7 +18,7 @@
  * random delivery orders, with both schedules. */
 #pragma once
 
-#include "sim/app/dataflow/graph.hpp"
+#include "sim/protocol/dataflow.hpp"
 
 #include <cstdint>
 #include <vector>

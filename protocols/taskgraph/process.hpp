@@ -27,7 +27,7 @@
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/taskgraph/messages.hpp"
 #include "protocols/taskgraph/sent_log.hpp"
-#include "sim/app/stencil/workload.hpp"
+#include "sim/protocol/dataflow.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <map>
@@ -49,7 +49,7 @@ struct State {
 
 class Process : public Agent {
  public:
-  Process(const StencilWorkload& workload, const Points& points, NodeId self, NodeId backup, Options options)
+  Process(const DataflowApplication& workload, const Points& points, NodeId self, NodeId backup, Options options)
       : wl_(workload)
       , points_(points)
       , self_(self)
@@ -89,7 +89,7 @@ class Process : public Agent {
   void on_replayed(NodeContext& ctx, NodeId from, const Body& b);
   void check_recovered(NodeContext& ctx);
 
-  const StencilWorkload& wl_;
+  const DataflowApplication& wl_;
   const Points& points_;
   const NodeId self_;
   const NodeId backup_; // the node that holds this process' checkpoint and knows its number

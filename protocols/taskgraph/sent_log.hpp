@@ -6,7 +6,7 @@
 #pragma once
 
 #include "protocols/taskgraph/points.hpp"
-#include "sim/net/envelope.hpp"
+#include "sim/protocol/messages.hpp"
 
 #include <map>
 #include <vector>

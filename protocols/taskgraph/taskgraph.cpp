@@ -7,19 +7,23 @@
  * separate module rather than a mode of `msglog`: see docs/MODEL.md. One failure at a time
  * (the paper's assumption; later ones are deferred). */
 #include "protocols/taskgraph/process.hpp"
-#include "sim/config/input_error.hpp"
-#include "sim/storage/buddy/buddy.hpp"
+#include "sim/protocol/dataflow.hpp"
+#include "sim/protocol/errors.hpp"
+#include "sim/protocol/storage.hpp"
 
 #include <fmt/format.h>
 
 namespace ckptsim::taskgraph {
 namespace {
 
+// The storage model a process' backup follows, and the protocol's default.
+constexpr const char* kBackupStorage = "buddy";
+
 class Module : public ProtocolModule {
  public:
-  Module(const StencilWorkload& workload, const FederationLayout& layout, Options options)
+  Module(const DataflowApplication& workload, std::vector<NodeId> backups, Options options)
       : workload_(workload)
-      , layout_(layout)
+      , backups_(std::move(backups))
       , points_(workload.graph())
       , options_(options) {}
   // One failure at a time (Lion 3.1 leaves a second one during a recovery out): a failure during
@@ -30,24 +34,16 @@ class Module : public ProtocolModule {
   // A failed backup's recovery also re-creates the copies it held (transfers) and its knowledge
   // (TG_STORED): over only when those are done, so that the next failure finds them.
   bool recovery_needs_quiescence() const override { return true; }
-  std::string default_storage() const override { return "buddy"; }
+  std::string default_storage() const override { return kBackupStorage; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool service) const override {
     if (service) throw std::logic_error("taskgraph: no service");
-    return std::make_unique<Process>(workload_, points_, node, backup_of(node), options_);
+    return std::make_unique<Process>(workload_, points_, node, backups_.at(static_cast<std::size_t>(node)), options_);
   }
   void summarize(const Stats& st, std::string& out) const override;
 
  private:
-  /** The next node of its cluster (the `buddy` holder), or of the federation for a one-node
-   *  cluster: the node that knows the number of its newest stored checkpoint. */
-  NodeId backup_of(NodeId node) const {
-    auto buddy = buddy_holders(node, layout_);
-    if (!buddy.empty()) return buddy.front();
-    return (node + 1) % layout_.num_nodes();
-  }
-
-  const StencilWorkload& workload_;
-  const FederationLayout& layout_;
+  const DataflowApplication& workload_;
+  std::vector<NodeId> backups_; // per process: backup_of
   Points points_;
   Options options_;
 };
@@ -91,9 +87,19 @@ std::uint64_t interval_param(const ProtocolSetup& setup) {
   return static_cast<std::uint64_t>(v);
 }
 
+/** The node that knows the number of @p node's newest stored checkpoint: where the default storage
+ *  model puts its copy (the next node of its cluster), or the next node of the federation for a
+ *  one-node cluster. The same node whatever model the topology chooses. */
+NodeId backup_of(const ProtocolSetup& setup, NodeId node) {
+  // The buddy model places every checkpoint number alike: checkpoint 1 stands for all.
+  const std::vector<NodeId> holders = storage_holder_nodes(setup, kBackupStorage, node, 1);
+  if (!holders.empty()) return holders.front();
+  return (node + 1) % setup.layout->num_nodes();
+}
+
 std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
-  const auto* stencil = dynamic_cast<const StencilWorkload*>(setup.workload);
-  if (!stencil)
+  const DataflowApplication* dataflow = dataflow_application(setup);
+  if (!dataflow)
     throw InputError(setup.application_file, "/kind",
                      "protocol \"taskgraph\" needs a data-flow application whose task graph and program-order points "
                      "are known: kind \"stencil\"");
@@ -102,7 +108,9 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
   if (setup.layout->num_nodes() < 2)
     throw InputError(setup.topology_file, "/clusters",
                      "protocol \"taskgraph\" needs at least two nodes: a process' checkpoint is held by another node");
-  return std::make_unique<Module>(*stencil, *setup.layout, options);
+  std::vector<NodeId> backups;
+  for (NodeId node = 0; node < setup.layout->num_nodes(); node++) backups.push_back(backup_of(setup, node));
+  return std::make_unique<Module>(*dataflow, std::move(backups), options);
 }
 
 const ProtocolRegistration registration{

@@ -18,6 +18,8 @@
 
 namespace ckptsim {
 
+class DataflowApplication;
+
 /** @brief What every application state holds; kinds extend it. */
 class AppState {
  public:
@@ -111,6 +113,9 @@ class Workload {
   virtual std::uint64_t result_digest(const AppState& /*state*/) const { return 0; }
   /** @brief Failure-free computation time of a process at its node's speed (seconds). */
   virtual double failure_free_work(NodeId process) const = 0;
+  /** @brief The application as a data-flow graph (sim/app/dataflow/application.hpp), for the
+   *  protocols that re-execute single tasks; nullptr (the default) when its kind has no graph. */
+  virtual const DataflowApplication* dataflow() const { return nullptr; }
 };
 
 std::unique_ptr<Workload> make_workload(const Application& app, const FederationLayout& layout);

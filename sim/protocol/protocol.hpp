@@ -1,7 +1,14 @@
 /* The protocol interface. A protocol is a module registered by name (protocols/<name>/) that
  * creates one Agent per endpoint: one per computing node, plus the non-computing services it
  * asks for (a coordinator...). An agent sees its node only through NodeContext, which the engine
- * implements and unit tests fake, so protocol decisions are testable without SimGrid. */
+ * implements and unit tests fake, so protocol decisions are testable without SimGrid.
+ *
+ * The contract is this folder, and a protocol includes nothing else of sim/ (tests/check_layers.py):
+ *   protocol.hpp  Agent, NodeContext, ProtocolModule, ProtocolSetup, the protocol registry;
+ *   ids.hpp, messages.hpp, errors.hpp, layout.hpp  the engine's types a protocol names (NodeId...,
+ *                 AppMessage / ControlMessage / Payload, InputError, FederationLayout), re-exported;
+ *   dataflow.hpp  the task graph of a data-flow application (cck, taskgraph), any kind's;
+ *   storage.hpp   what a protocol asks of the storage placement when it is set up. */
 #pragma once
 
 #include "sim/app/workload.hpp"

@@ -17,9 +17,11 @@
  * have run already: the scheduler overlaps iterations). reset_tasks() is a data-flow operation on a
  * process' state: some of its executed tasks become pending again, their inputs taken from memory
  * or from a state saved earlier, so that the process re-executes them (what a protocol that rolls
- * back part of a process, not all of it, needs). */
+ * back part of a process, not all of it, needs). The workload is a DataflowApplication
+ * (Workload::dataflow()): the protocols that need the graph reach it there, not by this kind. */
 #pragma once
 
+#include "sim/app/dataflow/application.hpp"
 #include "sim/app/dataflow/graph.hpp"
 #include "sim/app/stencil/spec.hpp"
 #include "sim/app/workload.hpp"
@@ -50,7 +52,7 @@ class StencilState : public AppState {
   std::set<std::uint32_t> ready_computes;
 };
 
-class StencilWorkload : public Workload {
+class StencilWorkload : public Workload, public DataflowApplication {
  public:
   /** @brief Builds the Jacobi graph of @p app on the nodes of @p layout; an InputError (naming
    *  the application file) when they cannot be partitioned. */
@@ -66,18 +68,19 @@ class StencilWorkload : public Workload {
   double state_bytes(const AppState& state) const override;
   std::uint64_t result_digest(const AppState& state) const override { return checksum(state); }
   double failure_free_work(NodeId process) const override;
+  const DataflowApplication* dataflow() const override { return this; }
 
   const dataflow::Jacobi& jacobi() const { return jacobi_; }
-  const dataflow::TaskGraph& graph() const { return jacobi_.graph(); }
+  const dataflow::TaskGraph& graph() const override { return jacobi_.graph(); }
   /** @brief Position of @p t in graph().tasks_of(its process). */
   std::uint32_t local_index(dataflow::TaskId t) const { return local_index_.at(t); }
   /** @brief @p p's tasks in the order its scheduler prefers them (dataflow::local_order). */
   const std::vector<dataflow::TaskId>& order(int p) const { return order_.at(static_cast<std::size_t>(p)); }
   /** @brief @p t has run; @p t must be a task of the state's process. */
-  bool executed(const AppState& s, dataflow::TaskId t) const;
+  bool executed(const AppState& s, dataflow::TaskId t) const override;
   /** @brief The receive task of communication @p tag has run (its message was delivered); @p s is
    *  the receiver's state. */
-  bool received(const AppState& s, dataflow::Tag tag) const;
+  bool received(const AppState& s, dataflow::Tag tag) const override;
   /** @brief Partial re-execution: marks @p tasks (of this process, each executed; a task not
    *  executed is skipped) pending again. Data they write are dropped from memory; data they read
    *  that are not written by one of them are taken from memory if present, else from
@@ -86,7 +89,7 @@ class StencilWorkload : public Workload {
    *  false; cursor moves back. A step under way (current) goes on, unless it reads a datum one of
    *  @p tasks writes: then it is abandoned (current cleared, step_remaining 0, work_done less
    *  the part of it done). */
-  void reset_tasks(AppState& s, const std::vector<dataflow::TaskId>& tasks, const AppState& checkpoint) const;
+  void reset_tasks(AppState& s, const std::vector<dataflow::TaskId>& tasks, const AppState& checkpoint) const override;
   /** @brief 48-bit checksum of the last iteration's values computed by this process (0 until
    *  finished): mix_seed folded over the final value of each of its cells, ascending, masked. */
   std::uint64_t checksum(const AppState& s) const;

@@ -3,7 +3,7 @@
  * execution a restart undid. 8 bytes on the wire. */
 #pragma once
 
-#include "sim/net/envelope.hpp"
+#include "sim/protocol/messages.hpp"
 
 namespace ckptsim {
 
