@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(ckptsim, "ckptsim engine");
@@ -68,10 +69,9 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
       throw InputError(config_.timers_file, "/processes/" + host,
                        fmt::format("no node \"{}\" in the federation", host));
   workload_ = make_workload(application_, platform_.layout);
-  failures_ = std::make_unique<FailureProcess>(topology_, platform_.layout, config_.options.seed,
-                                               application_.scripted_failures);
+  failures_ = make_failure_source({topology_, platform_.layout, config_.options.seed}, application_.scripted_failures);
 
-  const ProtocolInfo& info = ProtocolRegistry::instance().get(config_.options.protocol);
+  const ProtocolInfo& info = ProtocolRegistry::instance().get(config_.options.protocol, "--protocol");
   for (const auto& [key, value] : config_.options.params) {
     bool known = false;
     for (const auto& [name, desc] : info.params) known = known || name == key;
@@ -310,7 +310,9 @@ void Run::create_actors() {
     while (auto a = failures_->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
       if (end_.over()) return;
-      failure_arrival(a->victim);
+      // Every victim is down for the topology's downtime: the engine has no per-event repair yet.
+      if (a->repair) throw std::logic_error("a failure source gave its own repair time, which the engine cannot apply");
+      for (NodeId victim : a->victims) failure_arrival(victim);
     }
   })->daemonize();
   if (std::isfinite(config_.options.end_date))

@@ -15,7 +15,7 @@
 #include "sim/engine/run_config.hpp"
 #include "sim/engine/termination.hpp"
 #include "sim/engine/wire.hpp"
-#include "sim/failures/failure_process.hpp"
+#include "sim/failures/source.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/observe/oracle.hpp"
 #include "sim/observe/paje.hpp"
@@ -220,7 +220,7 @@ class Run {
 
   RunConfig config_;
   std::unique_ptr<sg4::Engine> engine_;
-  std::unique_ptr<FailureProcess> failures_;
+  std::unique_ptr<FailureSource> failures_;
   std::vector<std::uint64_t> digests_; // per node: Workload::result_digest when it last finished
   double wall_start_ = 0;
   double last_progress_ = 0;

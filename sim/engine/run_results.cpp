@@ -72,7 +72,7 @@ RunResult Run::collect(double wall_seconds) {
                   {"platform", topology_.platform_xml}}},
                 {"nodes", num_nodes()},
                 {"clusters", platform_.layout.num_clusters()},
-                {"failure_model", to_string(topology_.failures.model)},
+                {"failure_model", topology_.failures.model},
                 {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"},
                 {"restart_placement", to_string(topology_.failures.restart)},
                 {"storage", topology_.storage.model.empty() ? protocol_->default_storage() : topology_.storage.model},
