@@ -2,7 +2,9 @@
  * for this node (NodeContext::timer_period, SPEC 2.3): a timer the file does not give is inf and
  * never fires. The checkpoint and garbage-collection timers of several protocols ("a period after
  * the last one") are such timers; a protocol declares each once with its id and name:
- *   constexpr PeriodTimer kGcTimer{2, "gc_period"}; */
+ *   constexpr PeriodTimer kGcTimer{2, "gc_period"};
+ * The timer file accepts only registered names (TimerRegistration): checkpoint_period and
+ * gc_period, which several protocols share, are registered in period_timer.cpp. */
 #pragma once
 
 #include "sim/protocol/protocol.hpp"

@@ -256,8 +256,7 @@ int protocols_command(const std::vector<std::string>&) {
 }
 
 int list_command(const std::vector<std::string>&) {
-  std::fputs((protocols_listing() + "\n" + application_kinds_listing() + "\n" + storage_models_listing()).c_str(),
-             stdout);
+  std::fputs(full_listing().c_str(), stdout);
   return 0;
 }
 

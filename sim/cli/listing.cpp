@@ -2,6 +2,7 @@
 
 #include "sim/app/kind.hpp"
 #include "sim/config/timers.hpp"
+#include "sim/failures/source.hpp"
 #include "sim/protocol/protocol.hpp"
 #include "sim/storage/model.hpp"
 
@@ -22,9 +23,9 @@ std::string module_lines(const Info& info) {
 
 std::string protocols_listing() {
   std::string out = "Protocols (--protocol NAME, parameters with --param KEY=VALUE):\n";
-  for (const auto& [name, info] : ProtocolRegistry::instance().all()) {
-    if (name.rfind("test-", 0) == 0) continue;
-    out += fmt::format("  {:<12} {}\n", name, info.description);
+  for (const ProtocolInfo& info : ProtocolRegistry::instance().all()) {
+    if (!ProtocolRegistry::listed(info)) continue;
+    out += fmt::format("  {:<12} {}\n", info.name, info.description);
     for (const auto& [p, desc] : info.params) out += fmt::format("  {:<12}   --param {}=...  {}\n", "", p, desc);
   }
   return out;
@@ -32,7 +33,8 @@ std::string protocols_listing() {
 
 std::string timers_listing() {
   std::string out = "Timers (timer file):\n";
-  for (const auto& [name, desc] : declared_timers()) out += fmt::format("  {:<18} {}\n", name, desc);
+  for (const TimerInfo& timer : TimerRegistry::instance().all())
+    if (TimerRegistry::listed(timer)) out += fmt::format("  {:<18} {}\n", timer.name, timer.description);
   return out;
 }
 
@@ -50,6 +52,20 @@ std::string storage_models_listing() {
   for (const StorageModelInfo& model : StorageModelRegistry::instance().all())
     if (StorageModelRegistry::listed(model)) out += module_lines(model);
   return out;
+}
+
+std::string failure_sources_listing() {
+  std::string out = fmt::format("Failure sources (topology: \"failures\": {{\"model\": NAME and the fields}}; "
+                                "default: {}):\n",
+                                FailureSpec{}.model);
+  for (const FailureSourceInfo& source : FailureSourceRegistry::instance().all())
+    if (FailureSourceRegistry::listed(source)) out += module_lines(source);
+  return out;
+}
+
+std::string full_listing() {
+  return protocols_listing() + "\n" + application_kinds_listing() + "\n" + storage_models_listing() + "\n" +
+         failure_sources_listing() + "\n" + timers_listing();
 }
 
 } // namespace ckptsim::cli

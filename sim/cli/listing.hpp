@@ -1,6 +1,7 @@
-/* What `ckptsim protocols` and `ckptsim list` print: every registered protocol, application kind
- * and storage model with its description and its parameters or fields, in registry order (test
- * registrations, named "test-...", left out). Plain text, one section per function. */
+/* What `ckptsim protocols` and `ckptsim list` print: every registered protocol, application kind,
+ * storage model, failure source and timer with its description and its parameters or fields, in
+ * registry order (test registrations, named "test-...", left out). Plain text, one section per
+ * function. */
 #pragma once
 
 #include <string>
@@ -15,5 +16,9 @@ std::string timers_listing();
 std::string application_kinds_listing();
 /** @brief The storage models and their fields of the topology's "storage" object. */
 std::string storage_models_listing();
+/** @brief The failure sources and their fields of the topology's "failures" object. */
+std::string failure_sources_listing();
+/** @brief What `ckptsim list` prints: every section above, a blank line between two. */
+std::string full_listing();
 
 } // namespace ckptsim::cli

@@ -16,7 +16,7 @@ commands:
   run         simulate (the default command; with no option, the embedded default scenario)
   validate    check input files without simulating
   protocols   list the protocols, their parameters and the timers
-  list        list the protocols, application kinds and storage models, with their parameters and fields
+  list        list the protocols, application kinds, storage models, failure sources and timers, with their fields
   compare     run several protocols on the same inputs and seed, print one table
   sweep       run every point of a sweep file in parallel processes (resumable; docs/SWEEP.md)
   merge       combine the result files of parts of a sweep

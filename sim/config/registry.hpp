@@ -1,12 +1,13 @@
-/* A registry of modules that register themselves by name before main (application kinds, storage
- * models; protocols have their own, sim/protocol/protocol.hpp), the shape SimGrid gives its
- * plugins: a static registration per module, a lookup by name, and an unknown name reported with
- * the list of valid ones. Entries are kept in rank order (then by name), not in registration
+/* The one registry of every kind of plug-in (protocols, application kinds, storage models, failure
+ * sources, timers): modules that register themselves by name before main, the shape SimGrid gives
+ * its plugins: a static registration per module, a lookup by name, and an unknown name reported
+ * with the list of valid ones. Entries are kept in rank order (then by name), not in registration
  * order, which static initialisation leaves unspecified: the rank fixes the order of listings and
  * of the names an input error quotes. Names starting with "test-" are registered by the tests:
  * found, never listed. */
 #pragma once
 
+#include "sim/config/input_error.hpp"
 #include "sim/config/json_reader.hpp"
 
 #include <fmt/format.h>
@@ -48,13 +49,30 @@ class Registry {
     throw std::invalid_argument(fmt::format("no module named \"{}\" is registered", name));
   }
 
-  /** @brief The entry a document names at @p at; an InputError listing the valid names otherwise
-   *  (the message of as_choice). */
-  const Info& choose(const json& j, const Where& at) const {
-    const std::string name = as_string(j, at);
-    if (const Info* info = find(name)) return *info;
-    at.fail(fmt::format("\"{}\" is not one of: {}", name, fmt::join(names(), ", ")));
+  /** @brief What an input naming @p name, registered nowhere, is told: in Info's own words if it
+   *  has them (`static std::string unknown(name, valid names)`), else as_choice's. */
+  std::string unknown(const std::string& name) const {
+    if constexpr (requires { Info::unknown(name, std::vector<std::string>{}); })
+      return Info::unknown(name, names());
+    else
+      return fmt::format("\"{}\" is not one of: {}", name, fmt::join(names(), ", "));
   }
+
+  /** @brief The entry named @p name, which an input gives at @p at; an InputError there (unknown())
+   *  otherwise. */
+  const Info& lookup(const std::string& name, const Where& at) const {
+    if (const Info* info = find(name)) return *info;
+    at.fail(unknown(name));
+  }
+
+  /** @brief The entry named @p name, given on the command line by @p option (e.g. "--protocol");
+   *  an InputError there (unknown()) otherwise. */
+  const Info& get(const std::string& name, const std::string& option) const {
+    return lookup(name, Where("command line", option));
+  }
+
+  /** @brief The entry a document names at @p at; an InputError listing the valid names otherwise. */
+  const Info& choose(const json& j, const Where& at) const { return lookup(as_string(j, at), at); }
 
   /** @brief Every entry, test ones included, in rank order. */
   const std::vector<Info>& all() const { return entries_; }

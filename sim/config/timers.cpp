@@ -4,34 +4,23 @@
 
 namespace ckptsim {
 
-namespace {
-std::map<std::string, std::string>& timer_table() {
-  static std::map<std::string, std::string> table{
-      {"checkpoint_period", "delay between two unforced checkpoints (HC3I: between unforced CLCs)"},
-      {"gc_period", "delay between two garbage collections"}};
-  return table;
+std::string TimerInfo::unknown(const std::string& name, const std::vector<std::string>& known) {
+  return fmt::format("unknown timer \"{}\" (known timers: {})", name, fmt::join(known, ", "));
 }
 
+namespace {
 std::map<std::string, double> parse_timer_set(const json& j, const Where& at) {
   ObjectReader r(j, at);
   std::map<std::string, double> out;
   for (const auto& [name, value] : j.items()) {
     if (is_documentation_key(name)) continue;
-    if (!timer_table().count(name)) {
-      std::vector<std::string> known;
-      for (const auto& [k, v] : timer_table()) known.push_back(k);
-      (at / name).fail(fmt::format("unknown timer \"{}\" (known timers: {})", name, fmt::join(known, ", ")));
-    }
+    TimerRegistry::instance().lookup(name, at / name);
     out[name] = as_period(*r.optional(name), r.where(name));
   }
   r.finish();
   return out;
 }
 } // namespace
-
-void declare_timer(const std::string& name, const std::string& description) { timer_table()[name] = description; }
-
-const std::map<std::string, std::string>& declared_timers() { return timer_table(); }
 
 double Timers::cluster_period(const std::string& name, const std::string& cluster) const {
   if (auto c = per_cluster.find(cluster); c != per_cluster.end())

@@ -1,9 +1,11 @@
 /* The timer file (SPEC 2.3): per cluster, or per process, the protocol timers. A timer that is not
- * given, or given as null / "inf", never fires. Timer names are declared once (engine and
- * protocols) so that a misspelled timer is an error. */
+ * given, or given as null / "inf", never fires. The plug-ins that read a timer register its name
+ * (a TimerRegistration in their folder), so that a misspelled timer is an error; the engine names
+ * none. */
 #pragma once
 
 #include "sim/config/json_reader.hpp"
+#include "sim/config/registry.hpp"
 #include "sim/config/topology.hpp"
 
 #include <limits>
@@ -13,9 +15,19 @@
 
 namespace ckptsim {
 
-/** @brief Declares a timer name (with a description shown by `ckptsim protocols`). */
-void declare_timer(const std::string& name, const std::string& description);
-const std::map<std::string, std::string>& declared_timers();
+/** @brief A timer name of the timer file, registered by the plug-ins that read it:
+ *  `const TimerRegistration r{{"name", "description"}};`. */
+struct TimerInfo {
+  std::string name;
+  std::string description; // one line, for `ckptsim list` and `ckptsim protocols`
+  int rank = 0;            // position in listings and in the message naming the known timers
+
+  /** @brief What a timer file naming an unknown timer is told (the registry's lookups). */
+  static std::string unknown(const std::string& name, const std::vector<std::string>& known);
+};
+
+using TimerRegistry = Registry<TimerInfo>;
+using TimerRegistration = Registration<TimerInfo>;
 
 struct Timers {
   std::string source = "<embedded>";

@@ -1,12 +1,11 @@
 #include "sim/config/topology.hpp"
 
+#include "sim/failures/source.hpp"
 #include "sim/storage/model.hpp"
 
-#include <cmath>
 #include <fmt/format.h>
 #include <fstream>
 #include <set>
-#include <sstream>
 
 namespace ckptsim {
 
@@ -61,26 +60,14 @@ HeartbeatSpec parse_heartbeat(const json& j, const Where& at) {
 FailureSpec parse_failures(const json& j, const Where& at, const std::string& base_dir) {
   ObjectReader r(j, at);
   FailureSpec f;
-  if (auto* v = r.optional("model")) {
-    auto m = as_choice(*v, r.where("model"), {"exponential", "weibull", "trace", "none"});
-    f.model = m == "exponential" ? FailureModel::Exponential
-              : m == "weibull"   ? FailureModel::Weibull
-              : m == "trace"     ? FailureModel::Trace
-                                 : FailureModel::None;
-  }
-  if (auto* v = r.optional("shape")) {
-    if (f.model != FailureModel::Weibull)
-      r.where("shape").fail("\"shape\" is only meaningful with \"model\": \"weibull\"");
-    f.weibull_shape = as_number(*v, r.where("shape"));
-    if (!(f.weibull_shape > 0)) r.where("shape").fail("the Weibull shape must be greater than zero");
-  }
-  if (auto* v = r.optional("trace")) {
-    if (f.model != FailureModel::Trace) r.where("trace").fail("\"trace\" is only meaningful with \"model\": \"trace\"");
-    std::string name = as_string(*v, r.where("trace"));
-    std::string path = (!name.empty() && name[0] != '/' && !base_dir.empty()) ? base_dir + "/" + name : name;
-    f.trace = load_failure_trace(path);
-  } else if (f.model == FailureModel::Trace) {
-    r.where("trace").fail("missing required field \"trace\" (the failure trace file) for \"model\": \"trace\"");
+  const auto& sources = FailureSourceRegistry::instance();
+  if (auto* v = r.optional("model")) f.model = sources.choose(*v, r.where("model")).name;
+  // Every source reads its own fields, chosen or not: each field of the object is known whichever
+  // source is used, and a source refuses its fields where they mean nothing.
+  for (const FailureSourceInfo& source : sources.all()) {
+    if (!source.read) continue;
+    std::any settings = source.read(r, source.name == f.model, base_dir);
+    if (source.name == f.model) f.settings = std::move(settings);
   }
   if (auto* v = r.optional("downtime"))
     f.downtime = as_nonnegative_quantity(*v, r.where("downtime"), units::Kind::Duration);
@@ -216,49 +203,6 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   r.finish();
   check_storage_fields(t, at);
   return t;
-}
-
-std::vector<FailureEvent> load_failure_trace(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open failure trace file");
-  std::vector<FailureEvent> events;
-  std::string line;
-  int lineno = 0;
-  double previous = 0;
-  while (std::getline(in, line)) {
-    lineno++;
-    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
-    std::istringstream ss(line);
-    std::string date_text;
-    std::string node;
-    std::string extra;
-    if (!(ss >> date_text)) continue;
-    std::string where = fmt::format("line {}", lineno);
-    if (!(ss >> node) || (ss >> extra))
-      throw InputError(path, where, "expected \"<date> <node>\" (a date and a host name or node index)");
-    std::string why;
-    auto date = units::parse(date_text, units::Kind::Duration, &why);
-    if (!date || *date < 0 || std::isinf(*date))
-      throw InputError(path, where, date ? "a failure date must be >= 0 and finite" : why);
-    if (*date < previous) throw InputError(path, where, "failure dates must be in non-decreasing order");
-    previous = *date;
-    events.push_back({*date, node, path + ": " + where});
-  }
-  return events;
-}
-
-const char* to_string(FailureModel model) {
-  switch (model) {
-  case FailureModel::Exponential:
-    return "exponential";
-  case FailureModel::Weibull:
-    return "weibull";
-  case FailureModel::Trace:
-    return "trace";
-  case FailureModel::None:
-    return "none";
-  }
-  return "?";
 }
 
 const char* to_string(OverlapPolicy policy) {

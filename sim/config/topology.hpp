@@ -1,5 +1,5 @@
 /* The topology file (HC3I report section 5.1): clusters, SAN and WAN links, federation MTBF and the
- * failure model. The network part may come from a SimGrid platform XML instead. */
+ * failure source. The network part may come from a SimGrid platform XML instead. */
 #pragma once
 
 #include "sim/config/json_reader.hpp"
@@ -33,7 +33,6 @@ struct FailureEvent {
   std::string where; // "file: path" of the definition, for errors found when resolving
 };
 
-enum class FailureModel { Exponential, Weibull, Trace, None };
 enum class OverlapPolicy { Protocol, Allow, Defer };
 /** @brief Where a failed process restarts: on a spare that replaces its node (or the node itself,
  *  back after the downtime), or on a surviving node, which then runs two processes (shrink). */
@@ -47,15 +46,20 @@ struct HeartbeatSpec {
 };
 
 struct FailureSpec {
-  FailureModel model = FailureModel::Exponential;
-  double weibull_shape = 1.0;
-  std::vector<FailureEvent> trace; // model Trace
+  std::string model = "exponential"; // the failure source (sim/failures/<model>/), the default one
+  std::any settings;                 // the source's fields, as it read them (FailureSourceInfo::read)
   double downtime = 0;
   double detection_delay = 0;
   double restart_overhead = 0;
   OverlapPolicy overlap = OverlapPolicy::Protocol;
   RestartPlacement restart = RestartPlacement::Spare;
   HeartbeatSpec heartbeat;
+
+  /** @brief The failure source's settings; std::bad_any_cast when the source is another. */
+  template <class Settings>
+  const Settings& settings_as() const {
+    return std::any_cast<const Settings&>(settings);
+  }
 };
 
 /** @brief Stable storage (SPEC 1): the topology's "storage" object. Its fields belong to the
@@ -94,10 +98,6 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
 /** @brief Reads a link {"latency": d, "bandwidth": b}. */
 LinkSpec parse_link(const json& j, const Where& at);
 
-/** @brief Reads a failure trace: one "date node" per line, '#' starts a comment. */
-std::vector<FailureEvent> load_failure_trace(const std::string& path);
-
-const char* to_string(FailureModel model);
 const char* to_string(OverlapPolicy policy);
 const char* to_string(RestartPlacement placement);
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "sim/engine/recovery_tracker.hpp"
-#include "sim/failures/failure_process.hpp"
+#include "sim/failures/source.hpp"
 
 #include <deque>
 #include <memory>
@@ -12,7 +12,7 @@
 namespace ckptsim {
 
 struct FailureState {
-  std::unique_ptr<FailureProcess> source;
+  std::unique_ptr<FailureSource> source;
   RecoveryTracker recoveries;
   int nodes_down = 0;
   std::deque<NodeId> deferred; // failures held while a recovery runs, oldest first

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fmt/format.h>
 #include <sstream>
+#include <stdexcept>
 #include <unistd.h>
 
 XBT_LOG_NEW_DEFAULT_CATEGORY(ckptsim, "ckptsim engine");
@@ -69,10 +70,10 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
       throw InputError(inputs_.config.timers_file, "/processes/" + host,
                        fmt::format("no node \"{}\" in the federation", host));
   workload_ = make_workload(inputs_.application, platform_.layout);
-  failures_.source = std::make_unique<FailureProcess>(inputs_.topology, platform_.layout, inputs_.config.options.seed,
-                                                      inputs_.application.scripted_failures);
+  failures_.source = make_failure_source({inputs_.topology, platform_.layout, inputs_.config.options.seed},
+                                         inputs_.application.scripted_failures);
 
-  const ProtocolInfo& info = ProtocolRegistry::instance().get(inputs_.config.options.protocol);
+  const ProtocolInfo& info = ProtocolRegistry::instance().get(inputs_.config.options.protocol, "--protocol");
   for (const auto& [key, value] : inputs_.config.options.params) {
     bool known = false;
     for (const auto& [name, desc] : info.params) known = known || name == key;
@@ -308,7 +309,9 @@ void Run::create_actors() {
     while (auto a = failures_.source->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
       if (ending_.end.over()) return;
-      failure_arrival(a->victim);
+      // Every victim is down for the topology's downtime: the engine has no per-event repair yet.
+      if (a->repair) throw std::logic_error("a failure source gave its own repair time, which the engine cannot apply");
+      for (NodeId victim : a->victims) failure_arrival(victim);
     }
   })->daemonize();
   if (std::isfinite(inputs_.config.options.end_date))

@@ -73,7 +73,7 @@ RunResult Run::collect(double wall_seconds) {
         {"platform", inputs_.topology.platform_xml}}},
       {"nodes", num_nodes()},
       {"clusters", platform_.layout.num_clusters()},
-      {"failure_model", to_string(inputs_.topology.failures.model)},
+      {"failure_model", inputs_.topology.failures.model},
       {"overlapping_failures", overlapping_allowed() ? "allowed" : "deferred"},
       {"restart_placement", to_string(inputs_.topology.failures.restart)},
       {"storage",

@@ -12,6 +12,8 @@
 #pragma once
 
 #include "sim/app/workload.hpp"
+#include "sim/config/registry.hpp"
+#include "sim/config/timers.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/net/envelope.hpp"
 #include "sim/observe/stats.hpp"
@@ -225,28 +227,22 @@ void count_logged(Stats& stats, NodeId node, double entries, double bytes);
 
 using ProtocolFactory = std::function<std::unique_ptr<ProtocolModule>(const ProtocolSetup&)>;
 
+// A protocol's registration: `const ProtocolRegistration r{{name, description, factory, params}};`
+// in its folder (members after params default-initialized, so that registrations list only what
+// they set).
 struct ProtocolInfo {
   std::string name;
   std::string description;
   ProtocolFactory factory;
   std::vector<std::pair<std::string, std::string>> params; // name, description (with default)
+  int rank = 0; // position in listings and in the message naming the valid protocols (then by name)
+
+  /** @brief What a run naming an unknown protocol is told (the registry's lookups). */
+  static std::string unknown(const std::string& name, const std::vector<std::string>& valid);
 };
 
-/** @brief The registry of protocols, filled by static registrations (CKPTSIM_REGISTER_PROTOCOL). */
-class ProtocolRegistry {
- public:
-  static ProtocolRegistry& instance();
-  void add(ProtocolInfo info);
-  /** @brief The protocol named @p name; throws InputError listing the valid names otherwise. */
-  const ProtocolInfo& get(const std::string& name, const std::string& where = "--protocol") const;
-  const std::map<std::string, ProtocolInfo>& all() const { return protocols_; }
-
- private:
-  std::map<std::string, ProtocolInfo> protocols_;
-};
-
-struct ProtocolRegistration {
-  explicit ProtocolRegistration(ProtocolInfo info) { ProtocolRegistry::instance().add(std::move(info)); }
-};
+/** @brief The protocols, filled by static registrations (sim/config/registry.hpp). */
+using ProtocolRegistry = Registry<ProtocolInfo>;
+using ProtocolRegistration = Registration<ProtocolInfo>;
 
 } // namespace ckptsim

@@ -19,26 +19,8 @@ bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallbac
   throw InputError("command line", "--param " + key, fmt::format("expected true or false, got \"{}\"", it->second));
 }
 
-ProtocolRegistry& ProtocolRegistry::instance() {
-  static ProtocolRegistry registry;
-  return registry;
-}
-
-void ProtocolRegistry::add(ProtocolInfo info) {
-  std::string name = info.name;
-  protocols_[name] = std::move(info);
-}
-
-const ProtocolInfo& ProtocolRegistry::get(const std::string& name, const std::string& where) const {
-  auto it = protocols_.find(name);
-  if (it == protocols_.end()) {
-    std::vector<std::string> names;
-    for (const auto& [n, info] : protocols_)
-      if (n.rfind("test-", 0) != 0) names.push_back(n);
-    throw InputError("command line", where,
-                     fmt::format("unknown protocol \"{}\" (valid protocols: {})", name, fmt::join(names, ", ")));
-  }
-  return it->second;
+std::string ProtocolInfo::unknown(const std::string& name, const std::vector<std::string>& valid) {
+  return fmt::format("unknown protocol \"{}\" (valid protocols: {})", name, fmt::join(valid, ", "));
 }
 
 } // namespace ckptsim

@@ -8,6 +8,8 @@
 #include "sim/config/application.hpp"
 #include "sim/config/timers.hpp"
 #include "sim/config/topology.hpp"
+#include "sim/failures/trace/trace.hpp"
+#include "sim/failures/weibull/weibull.hpp"
 
 #include <gtest/gtest.h>
 
@@ -105,7 +107,7 @@ TEST(ConfigTopology, ValidFileIsReadInSIUnits) {
   EXPECT_DOUBLE_EQ(t.clusters[0].san.bandwidth, 80e6);
   EXPECT_DOUBLE_EQ(t.wan[0][0].latency, 150e-6);
   EXPECT_DOUBLE_EQ(t.mtbf, 36000);
-  EXPECT_EQ(t.failures.model, FailureModel::Exponential);
+  EXPECT_EQ(t.failures.model, "exponential");
   EXPECT_EQ(t.failures.overlap, OverlapPolicy::Protocol);
   EXPECT_EQ(t.cluster_index("c1"), 1);
   EXPECT_EQ(t.cluster_index("c9"), -1);
@@ -269,8 +271,8 @@ TEST(ConfigTopology, BadFailureModelOrOverlapChoice) {
   t["mtbf"] = nullptr;
   Topology ok = parse_topology(t, "topo.json", "");
   EXPECT_EQ(ok.mtbf, kInf);
-  EXPECT_EQ(ok.failures.model, FailureModel::Weibull);
-  EXPECT_DOUBLE_EQ(ok.failures.weibull_shape, 0.7);
+  EXPECT_EQ(ok.failures.model, "weibull");
+  EXPECT_DOUBLE_EQ(ok.failures.settings_as<WeibullSettings>().shape, 0.7);
   EXPECT_EQ(ok.failures.overlap, OverlapPolicy::Defer);
 }
 
@@ -301,10 +303,11 @@ TEST(ConfigTrace, ValidTraceWithCommentsAndUnits) {
   json t = two_clusters();
   t["failures"] = {{"model", "trace"}, {"trace", "f.txt"}};
   Topology ok = parse_topology(t, "topo.json", dir);
-  ASSERT_EQ(ok.failures.trace.size(), 3u);
-  EXPECT_DOUBLE_EQ(ok.failures.trace[1].date, 3600);
-  EXPECT_EQ(ok.failures.trace[1].node, "3");
-  EXPECT_EQ(ok.failures.trace[2].where, dir + "/f.txt: line 5");
+  const auto& trace = ok.failures.settings_as<TraceSettings>().events;
+  ASSERT_EQ(trace.size(), 3u);
+  EXPECT_DOUBLE_EQ(trace[1].date, 3600);
+  EXPECT_EQ(trace[1].node, "3");
+  EXPECT_EQ(trace[2].where, dir + "/f.txt: line 5");
 }
 
 TEST(ConfigTrace, BadLines) {
@@ -456,7 +459,7 @@ TEST(ConfigTimers, ValidTimersAndPrecedence) {
 
 TEST(ConfigTimers, UnknownTimerOrKey) {
   std::string known;
-  for (const auto& [name, description] : declared_timers()) known += (known.empty() ? "" : ", ") + name;
+  for (const std::string& name : TimerRegistry::instance().names()) known += (known.empty() ? "" : ", ") + name;
   EXPECT_NE(known.find("checkpoint_period"), std::string::npos);
   json doc = {{"default", {{"checkpoint_perod", "1h"}}}};
   EXPECT_TRUE(timers_fail(doc, "/default/checkpoint_perod",
@@ -548,7 +551,7 @@ TEST(ConfigOverride, CreatesAMissingLeaf) {
   apply_override(c, "timers/default/gc_period=2h");
   apply_override(c, "topology/failures={\"model\": \"none\"}");
   EXPECT_EQ(c.timers_doc["default"]["gc_period"], "2h");
-  EXPECT_EQ(parse_topology(c.topology_doc, "t", "").failures.model, FailureModel::None);
+  EXPECT_EQ(parse_topology(c.topology_doc, "t", "").failures.model, "none");
   // A created field is still checked by the loader: a typo is never silently ignored.
   apply_override(c, "topology/mtbff=5h");
   EXPECT_TRUE(fails_with([&] { parse_topology(c.topology_doc, "t", ""); }, "t", "/mtbff", "unknown field \"mtbff\""));

@@ -1,10 +1,14 @@
-/* The registries of application kinds and storage models (sim/config/registry.hpp): names in rank
- * order whatever the order of static initialisation; the fields each module lists are exactly the
- * fields its parser reads (the listing cannot drift from the loader); a test registration
- * ("test-...") is usable but never listed; each storage model's placement, depth and checks; the
- * text `ckptsim list` prints for kinds and models. */
+/* The registries of every kind of plug-in (sim/config/registry.hpp): protocols, application kinds,
+ * storage models, failure sources and timers. Names in rank order whatever the order of static
+ * initialisation; an unknown name answered with the valid ones; the fields each module lists are
+ * exactly the fields its parser reads (the listing cannot drift from the loader); a test
+ * registration ("test-...") is usable but never listed; each storage model's placement, depth and
+ * checks; the text `ckptsim list` prints. */
 #include "sim/app/kind.hpp"
 #include "sim/cli/listing.hpp"
+#include "sim/config/timers.hpp"
+#include "sim/failures/source.hpp"
+#include "sim/protocol/protocol.hpp"
 #include "sim/storage/model.hpp"
 #include "sim/storage/replicated/scheme.hpp"
 #include "tests/support/app_inputs.hpp"
@@ -39,10 +43,25 @@ std::string problem_of(F f) {
   return "";
 }
 
-// "unknown field "zzz" (known fields here: a, b, ...)" for @p known (sorted by the message).
-std::string unknown_zzz(const std::string& path, std::set<std::string> known) {
+// "unknown field "FIELD" (known fields here: a, b, ...)" at @p path, for @p known (sorted by the
+// message).
+std::string unknown_field(const std::string& path, const std::string& field, std::set<std::string> known) {
   std::vector<std::string> names(known.begin(), known.end());
-  return path + ": unknown field \"zzz\" (known fields here: " + fmt::format("{}", fmt::join(names, ", ")) + ")";
+  return path + ": unknown field \"" + field + "\" (known fields here: " + fmt::format("{}", fmt::join(names, ", ")) +
+         ")";
+}
+std::string unknown_zzz(const std::string& path, std::set<std::string> known) {
+  return unknown_field(path, "zzz", std::move(known));
+}
+
+// two_clusters() with the "failures" object @p failures.
+Topology two_clusters_with_failures(const json& failures) {
+  json t = json::parse(R"({
+    "clusters": [{"name": "c0", "nodes": 4, "san": {"latency": 0, "bandwidth": 1e9}},
+                 {"name": "c1", "nodes": 1, "san": {"latency": 0, "bandwidth": 1e9}}],
+    "wan": [[{"latency": 0, "bandwidth": 1e9}]]})");
+  t["failures"] = failures;
+  return parse_topology(t, "topo.json", "");
 }
 
 // A test-only kind: every process computes "work" seconds, in one step.
@@ -210,7 +229,141 @@ TEST(StorageModels, ReplicatedChecksItsFieldsAndItsClustersAndReportsItsGuarante
             R"("mnf_guaranteed":false}]})");
 }
 
+TEST(Protocols, ListedByNameAndAnUnknownOneListsTheValidOnes) {
+  EXPECT_EQ(ProtocolRegistry::instance().names(),
+            (std::vector<std::string>{"cck", "coordinated", "hc3i", "independent", "msglog", "none", "taskgraph"}));
+  EXPECT_EQ(ProtocolRegistry::instance().get("test-restart").name, "test-restart"); // tests/examples/
+  EXPECT_EQ(cli::protocols_listing().find("test-"), std::string::npos);
+  try {
+    ProtocolRegistry::instance().get("nosuch", "--protocol");
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()), "command line: --protocol: unknown protocol \"nosuch\" (valid protocols: cck, "
+                                     "coordinated, hc3i, independent, msglog, none, taskgraph)");
+  }
+  EXPECT_THROW(ProtocolRegistry::instance().get("nosuch"), std::invalid_argument); // a bug, not an input
+}
+
+// A test-only failure source: nodes 0 and 1 together, every "every" seconds (an event with two
+// victims). Its field is read only when chosen, so that the fields of the "failures" object every
+// other test sees stay the shipped sources' (a shipped source reads its fields in any case, to
+// refuse them where they mean nothing).
+struct PairsSettings {
+  double every = 1;
+};
+class PairFailures : public FailureSource {
+ public:
+  explicit PairFailures(double every)
+      : every_(every) {}
+  std::optional<FailureArrival> next() override { return FailureArrival{date_ += every_, {0, 1}, std::nullopt}; }
+
+ private:
+  double every_;
+  double date_ = 0;
+};
+const FailureSourceRegistration pairs_source{{
+    .name = "test-pairs",
+    .description = "tests only",
+    .rank = -1, // first in the registry, yet never listed
+    .fields = {{"every", "seconds between two events"}},
+    .read = [](ObjectReader& r, bool chosen, const std::string&) -> std::any {
+      PairsSettings s;
+      if (auto* v = chosen ? r.optional("every") : nullptr)
+        s.every = as_positive_quantity(*v, r.where("every"), units::Kind::Duration);
+      return s;
+    },
+    .make =
+        [](const FailureSourceContext& context) {
+          return std::make_unique<PairFailures>(context.topology.failures.settings_as<PairsSettings>().every);
+        },
+}};
+
+TEST(FailureSources, ListedInRankOrderWithoutTestSources) {
+  EXPECT_EQ(FailureSourceRegistry::instance().names(),
+            (std::vector<std::string>{"exponential", "weibull", "trace", "none"}));
+  EXPECT_EQ(FailureSourceRegistry::instance().all().front().name, "test-pairs"); // rank -1
+  EXPECT_EQ(problem_of([] {
+              two_clusters_with_failures(json{{"model", "poisson"}});
+            }),
+            "/failures/model: \"poisson\" is not one of: exponential, weibull, trace, none");
+  EXPECT_EQ(cli::failure_sources_listing().find("test-pairs"), std::string::npos);
+}
+
+TEST(FailureSources, ATestSourceIsChosenByTheTopologyAndGivesItsEvents) {
+  const Topology t = two_clusters_with_failures(json{{"model", "test-pairs"}, {"every", "2min"}});
+  EXPECT_EQ(t.failures.model, "test-pairs");
+  const FederationLayout layout(t);
+  auto source = make_failure_source({t, layout, 1});
+  for (double date : {120.0, 240.0}) {
+    auto a = source->next();
+    EXPECT_EQ(a->date, date);
+    EXPECT_EQ(a->victims, (std::vector<NodeId>{0, 1}));
+  }
+  // Another source's topology does not know the test source's field.
+  EXPECT_EQ(problem_of([] {
+              two_clusters_with_failures(json{{"every", "2min"}});
+            }),
+            unknown_field("/failures/every", "every",
+                          {"detection_delay", "downtime", "heartbeat", "model", "overlap", "restart",
+                           "restart_overhead", "shape", "trace"}));
+}
+
+TEST(FailureSources, ListedFieldsAreExactlyTheFieldsTheirReadersRead) {
+  const std::set<std::string> common{"detection_delay", "downtime", "heartbeat",       "model",
+                                     "overlap",         "restart",  "restart_overhead"};
+  std::set<std::string> known = common;
+  for (const std::string& name : FailureSourceRegistry::instance().names())
+    for (const auto& [field, description] : FailureSourceRegistry::instance().get(name).fields) known.insert(field);
+  EXPECT_EQ(known, (std::set<std::string>{"detection_delay", "downtime", "heartbeat", "model", "overlap", "restart",
+                                          "restart_overhead", "shape", "trace"}));
+  EXPECT_EQ(problem_of([] { two_clusters_with_failures(json{{"zzz", 1}}); }), unknown_zzz("/failures/zzz", known));
+  // Each source's field is refused under another source.
+  EXPECT_EQ(problem_of([] {
+              two_clusters_with_failures(json{{"model", "none"}, {"shape", 2}});
+            }),
+            "/failures/shape: \"shape\" is only meaningful with \"model\": \"weibull\"");
+  EXPECT_EQ(problem_of([] {
+              two_clusters_with_failures(json{{"model", "weibull"}, {"trace", "f.txt"}});
+            }),
+            "/failures/trace: \"trace\" is only meaningful with \"model\": \"trace\"");
+}
+
+// A test-only timer: usable in a timer file, never listed.
+const TimerRegistration probe_timer{{.name = "test-probe", .description = "tests only", .rank = -1}};
+
+TEST(Timers, RegisteredByThePluginsAndATestTimerIsUsableButNotListed) {
+  EXPECT_EQ(TimerRegistry::instance().names(), (std::vector<std::string>{"checkpoint_period", "gc_period"}));
+  EXPECT_EQ(TimerRegistry::instance().all().front().name, "test-probe");
+  const Timers timers = parse_timers(json{{"default", {{"test-probe", "5s"}}}}, "timers.json", two_clusters());
+  EXPECT_DOUBLE_EQ(timers.period("test-probe", "c0", "c0-0"), 5);
+  EXPECT_EQ(cli::timers_listing().find("test-probe"), std::string::npos);
+  EXPECT_EQ(problem_of([] {
+              parse_timers(json{{"clusters", {{"c1", {{"gc_periods", "1h"}}}}}}, "timers.json", two_clusters());
+            }),
+            "/clusters/c1/gc_periods: unknown timer \"gc_periods\" (known timers: checkpoint_period, gc_period)");
+}
+
 // What `ckptsim list` prints after the protocols: a line per module, its fields indented below.
+TEST(Listing, FailureSourcesAndTimers) {
+  EXPECT_EQ(
+      cli::failure_sources_listing(),
+      "Failure sources (topology: \"failures\": {\"model\": NAME and the fields}; default: exponential):\n"
+      "  exponential    the federation fails at exponential inter-arrival times of mean the topology's \"mtbf\", "
+      "each failure striking one node drawn uniformly (the default)\n"
+      "  weibull        the federation fails at Weibull inter-arrival times of mean the topology's \"mtbf\", each "
+      "failure striking one node drawn uniformly\n"
+      "                   shape  the Weibull shape k (> 0; k < 1: failures come in bursts); default 1\n"
+      "  trace          the failures of a file, replayed: one \"<date> <node>\" per line (a host name or a global "
+      "node index), '#' starts a comment\n"
+      "                   trace  the failure trace file, relative to the topology file; required with the "
+      "source\n"
+      "  none           no failure at all, whatever the topology's \"mtbf\"\n");
+  EXPECT_EQ(cli::timers_listing(),
+            "Timers (timer file):\n"
+            "  checkpoint_period  delay between two unforced checkpoints (HC3I: between unforced CLCs)\n"
+            "  gc_period          delay between two garbage collections\n");
+}
+
 TEST(Listing, ApplicationKindsAndStorageModels) {
   EXPECT_EQ(
       cli::application_kinds_listing(),

@@ -9,7 +9,7 @@
 #include "sim/config/application.hpp"
 #include "sim/config/timers.hpp"
 #include "sim/config/topology.hpp"
-#include "sim/failures/failure_process.hpp"
+#include "sim/failures/source.hpp"
 #include "sim/platform/layout.hpp"
 
 #include <gtest/gtest.h>
@@ -170,12 +170,12 @@ void load(const std::string& kind, const json& doc, const std::string& file, con
           const Topology& topo) {
   if (kind == "topology") {
     Topology t = parse_topology(doc, file, dir);
-    if (t.platform_xml.empty()) FailureProcess(t, FederationLayout(t), 1, {});
+    if (t.platform_xml.empty()) make_failure_source({t, FederationLayout(t), 1});
   } else if (kind == "application") {
     Application app = parse_application(doc, file, topo);
     if (topo.platform_xml.empty()) {
       make_workload(app, FederationLayout(topo));
-      FailureProcess(topo, FederationLayout(topo), 1, app.scripted_failures);
+      make_failure_source({topo, FederationLayout(topo), 1}, app.scripted_failures);
     }
   } else {
     parse_timers(doc, file, topo);
@@ -337,8 +337,8 @@ TEST(Schemas, AllowExactlyTheFieldsTheLoaderKnows) {
             schema_fields("application", "/$defs/stencil"));
 
   EXPECT_EQ(loader_fields([&] { parse_timers(json::parse(R"({"zz": 0})"), "x", topo); }), schema_fields("timers", ""));
-  std::set<std::string> timers; // timers are declared by the engine and the protocols
-  for (const auto& [name, description] : declared_timers()) timers.insert(name);
+  const std::vector<std::string> names = TimerRegistry::instance().names(); // registered by the plug-ins
+  const std::set<std::string> timers(names.begin(), names.end());
   EXPECT_EQ(timers, schema_fields("timers", "/$defs/timerSet"));
 }
 

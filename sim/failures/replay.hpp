@@ -1,0 +1,25 @@
+/* The replay of an explicit list of failures ("date node"), each striking one node: the "trace"
+ * source's file and a scripted application's "failures" both become one. */
+#pragma once
+
+#include "sim/failures/source.hpp"
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace ckptsim {
+
+class ReplayedFailures : public FailureSource {
+ public:
+  /** @brief Resolves every node of @p events against @p layout now: an unknown node is an
+   *  InputError naming the event's file and line (FailureEvent::where). */
+  ReplayedFailures(const std::vector<FailureEvent>& events, const FederationLayout& layout);
+  std::optional<FailureArrival> next() override;
+
+ private:
+  std::vector<std::pair<double, NodeId>> events_; // date, victim
+  std::size_t next_ = 0;
+};
+
+} // namespace ckptsim

@@ -1,0 +1,72 @@
+#include "sim/failures/trace/trace.hpp"
+
+#include "sim/config/input_error.hpp"
+#include "sim/failures/replay.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+namespace ckptsim {
+
+std::vector<FailureEvent> load_failure_trace(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "", "cannot open failure trace file");
+  std::vector<FailureEvent> events;
+  std::string line;
+  int lineno = 0;
+  double previous = 0;
+  while (std::getline(in, line)) {
+    lineno++;
+    if (auto hash = line.find('#'); hash != std::string::npos) line.resize(hash);
+    std::istringstream ss(line);
+    std::string date_text;
+    std::string node;
+    std::string extra;
+    if (!(ss >> date_text)) continue;
+    std::string where = fmt::format("line {}", lineno);
+    if (!(ss >> node) || (ss >> extra))
+      throw InputError(path, where, "expected \"<date> <node>\" (a date and a host name or node index)");
+    std::string why;
+    auto date = units::parse(date_text, units::Kind::Duration, &why);
+    if (!date || *date < 0 || std::isinf(*date))
+      throw InputError(path, where, date ? "a failure date must be >= 0 and finite" : why);
+    if (*date < previous) throw InputError(path, where, "failure dates must be in non-decreasing order");
+    previous = *date;
+    events.push_back({*date, node, path + ": " + where});
+  }
+  return events;
+}
+
+namespace {
+
+std::any read_trace(ObjectReader& r, bool chosen, const std::string& base_dir) {
+  TraceSettings s;
+  if (auto* v = r.optional("trace")) {
+    if (!chosen) r.where("trace").fail("\"trace\" is only meaningful with \"model\": \"trace\"");
+    std::string name = as_string(*v, r.where("trace"));
+    std::string path = (!name.empty() && name[0] != '/' && !base_dir.empty()) ? base_dir + "/" + name : name;
+    s.events = load_failure_trace(path);
+  } else if (chosen) {
+    r.where("trace").fail("missing required field \"trace\" (the failure trace file) for \"model\": \"trace\"");
+  }
+  return s;
+}
+
+const FailureSourceRegistration trace_source{{
+    .name = "trace",
+    .description = "the failures of a file, replayed: one \"<date> <node>\" per line (a host name or a global node "
+                   "index), '#' starts a comment",
+    .rank = 2,
+    .fields = {{"trace", "the failure trace file, relative to the topology file; required with the source"}},
+    .read = read_trace,
+    .make =
+        [](const FailureSourceContext& context) {
+          return std::make_unique<ReplayedFailures>(context.topology.failures.settings_as<TraceSettings>().events,
+                                                    context.layout);
+        },
+}};
+
+} // namespace
+} // namespace ckptsim
