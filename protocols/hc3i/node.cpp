@@ -6,30 +6,10 @@
 namespace ckptsim::hc3i {
 
 Node::Node(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Shared> shared)
-    : layout_(layout)
-    , self_(self)
-    , cluster_(layout.cluster_of(self))
-    , clusters_(layout.num_clusters())
+    : place_(layout, self)
     , options_(options)
-    , shared_(std::move(shared)) {
-  const auto& cl = layout.cluster(cluster_);
-  for (int i = 0; i < cl.size; i++) members_.push_back(cl.first + i);
-  leader_ = cl.first;
-  cur_.ddv = shared_->ddvs.intern(Ddv(static_cast<std::size_t>(clusters_), 0));
-  wanted_.assign(static_cast<std::size_t>(clusters_), 0);
-  rollbacks_.resize(static_cast<std::size_t>(clusters_));
-}
-
-NodeId Node::leader_of(int cluster) const { return layout_.cluster(cluster).first; }
-
-NodeId Node::recovery_leader(NodeId victim) const {
-  const NodeId leader = leader_of(layout_.cluster_of(victim));
-  return victim == leader ? leader + 1 : leader;
-}
-
-void Node::broadcast(NodeContext& ctx, Msg kind, const std::shared_ptr<Body>& b, NodeId except) {
-  for (NodeId m : members_)
-    if (m != except) ctx.send_control(m, control(kind, b));
+    , deps_(place_, std::move(shared)) {
+  wanted_.assign(static_cast<std::size_t>(place_.clusters()), 0);
 }
 
 void Node::on_start(NodeContext& ctx) {
@@ -39,7 +19,7 @@ void Node::on_start(NodeContext& ctx) {
 }
 
 void Node::update_app(NodeContext& ctx) {
-  const bool hold = part_.active || waiting_order_ || loading_ || restarting() || failure_ != 0 || cur_.sn == 0;
+  const bool hold = part_.active || waiting_order_ || loading_ || restarting() || failure_ != 0 || deps_.sn() == 0;
   if (hold)
     ctx.pause_app();
   else
@@ -89,16 +69,16 @@ bool Node::recovering() const {
 
 std::string Node::pending() const {
   std::vector<std::string> what;
-  const std::string me = layout_.host_name(self_);
+  const std::string me = place_.name(place_.self());
   if (round_.active)
     what.push_back(fmt::format("{}: CLC {} has {} of {} READY and {} ACK", me, round_.number, round_.readies,
-                               members_.size(), round_.acks));
+                               place_.members().size(), round_.acks));
   if (part_.active) what.push_back(fmt::format("{}: in CLC {} (saved: {})", me, part_.number, part_.saved));
   if (std::string gc = pending_gc(); !gc.empty()) what.push_back(gc);
   if (waiting_order_) what.push_back(fmt::format("{}: waits for its cluster's rollback order", me));
   if (loading_) what.push_back(fmt::format("{}: loads a CLC", me));
   if (restarting()) what.push_back(fmt::format("{}: restarting", me));
-  if (alerts_due_) what.push_back(fmt::format("{}: will alert once {} is back", me, layout_.host_name(victim_)));
+  if (alerts_due_) what.push_back(fmt::format("{}: will alert once {} is back", me, place_.name(victim_)));
   if (!alerts_.empty()) what.push_back(fmt::format("{}: {} alert(s) to handle", me, alerts_.size()));
   if (!inbox_.empty()) what.push_back(fmt::format("{}: {} inter-cluster message(s) held", me, inbox_.size()));
   return fmt::format("{}", fmt::join(what, "; "));

@@ -16,7 +16,10 @@
 #include "protocols/common/period_timer.hpp"
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/hc3i/ddv.hpp"
+#include "protocols/hc3i/dependencies.hpp"
+#include "protocols/hc3i/membership.hpp"
 #include "protocols/hc3i/messages.hpp"
+#include "protocols/hc3i/state.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <deque>
@@ -26,50 +29,6 @@
 #include <vector>
 
 namespace ckptsim::hc3i {
-
-// The node's timers (NodeContext::set_timer ids).
-constexpr PeriodTimer kClcTimer{1, "checkpoint_period"}; // unforced CLCs (leader)
-constexpr PeriodTimer kGcTimer{2, "gc_period"};          // garbage collection (leader of cluster 0)
-constexpr int kRestartTimer = 3;                         // restart overhead of a restarted node
-
-struct Options {
-  bool transitive = false; // piggyback the whole DDV (report section 7)
-};
-
-/** @brief What the nodes of a run share besides the layout. */
-struct Shared {
-  DdvPool ddvs; // the DDVs stored with CLCs and checkpoints, one copy per distinct value
-};
-
-/** @brief A message this node sent to another cluster, kept in volatile memory. */
-struct LogEntry {
-  AppMessage msg;
-  Sn sn = 0;               // the SN it carried (the sender cluster's interval it depends on)
-  std::uint64_t epoch = 0; // the sender cluster's epoch at the send
-  int dst_cluster = -1;
-  std::optional<Sn> ack;        // the receiver cluster's SN of its delivery, once acknowledged
-  Ddv ddv;                      // transitive variant: the DDV it carried
-  std::uint64_t ack_epoch = 0;  // the receiver cluster's epoch at the acknowledgement
-  std::uint64_t sent_epoch = 0; // the epoch the last copy sent carried (what an acknowledgement names)
-  std::uint64_t idx = 0;        // its index on the channel to msg.dst (Piggyback::idx)
-  bool operator==(const LogEntry&) const = default;
-};
-using Log = std::vector<LogEntry>;
-
-/** @brief What a CLC saves besides the application state, and a rollback restores. */
-struct SavedState {
-  Sn sn = 0;
-  SharedDdv ddv; // every node of the cluster holds the same: shared (DdvPool)
-  // Per peer, in flat maps (sorted vectors): a CLC copies them into its checkpoint, one block
-  // each instead of a tree node per peer met.
-  PeerMap<std::uint64_t> sent;       // intra-cluster messages sent, per peer
-  PeerMap<std::uint64_t> received;   // intra-cluster messages delivered, per peer
-  PeerMap<std::uint64_t> inter_sent; // inter-cluster messages sent, per peer: the next channel index
-  PeerMap<IndexSet> inter_delivered; // inter-cluster channel indices delivered, per sender
-  // Restored only by a node that lost its memory. Shared with the node's previous checkpoint
-  // when the log has not changed since (most CLCs of a storm of forced ones).
-  std::shared_ptr<const Log> log;
-};
 
 class Node : public Agent {
  public:
@@ -104,13 +63,11 @@ class Node : public Agent {
    *  keeps it in doubt (a failure notice: the leader may have committed it). */
   void abort_clc(NodeContext& ctx, bool keep_saved = false);
   void arm_clc_timer(NodeContext& ctx);
-  void record_storage(NodeContext& ctx);
 
   // ---- node_app.cpp: application messages, logging, acknowledgements ----
   void process_inbox(NodeContext& ctx);
   void deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb);
   void process_early_intra(NodeContext& ctx);
-  bool orphan(int from_cluster, std::uint64_t epoch, Sn s) const;
   void on_log_ack(NodeContext& ctx, const Body& b);
   void replay(NodeContext& ctx, int to_cluster, Sn s);
   /** @brief Re-sends a logged message, under the sender cluster's epoch @p epoch. */
@@ -127,8 +84,6 @@ class Node : public Agent {
   void rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, const std::string& reason);
   void restored(NodeContext& ctx);
   bool restarting() const { return restart_delay_.restarting(); }
-  void learn_rollback(int cluster, std::uint64_t epoch, Sn s);
-  std::uint64_t known_epoch(int cluster) const;
   void send_alerts(NodeContext& ctx, Sn restored_sn);
   void resend_restored_log(NodeContext& ctx);
   void update_app(NodeContext& ctx);
@@ -144,33 +99,10 @@ class Node : public Agent {
   void on_gc_collect(NodeContext& ctx, const Body& b);
   void apply_gc(NodeContext& ctx, const Body& b);
 
-  // ---- helpers ----
-  bool is_leader() const { return self_ == leader_; }
-  NodeId leader_of(int cluster) const;
-  NodeId recovery_leader(NodeId victim) const;
-  void broadcast(NodeContext& ctx, Msg m, const std::shared_ptr<Body>& b, NodeId except = -1);
-  std::any saved_state() const;
-  Sn last_clc() const { return clcs_.empty() ? 0 : clcs_.back().sn; }
-
-  // Identity.
-  const FederationLayout& layout_;
-  const NodeId self_;
-  const int cluster_;
-  const int clusters_;
+  const Membership place_;
   const Options options_;
-  const std::shared_ptr<Shared> shared_;
-  std::vector<NodeId> members_; // the nodes of this cluster, leader first
-  NodeId leader_;
-
-  // State a rollback restores (the current values; SavedState is their copy in a CLC).
-  SavedState cur_;
-
-  // Stable knowledge, kept across rollbacks.
-  ClcList clcs_;                                                     // committed CLCs this node stores
-  std::uint64_t epoch_ = 0;                                          // this cluster's epoch (number of rollbacks)
-  std::vector<std::vector<std::pair<std::uint64_t, Sn>>> rollbacks_; // per cluster: (epoch after, restored SN)
-  FailureId latest_failure_ = 0;                                     // newest failure this node heard of
-  std::set<FailureId> open_failures_;                                // heard of, victim not back yet
+  Dependencies deps_;
+  ChannelCounts channels_; // restored by a rollback, with deps_'s SN and DDV
 
   // Volatile.
   Log log_;
@@ -209,9 +141,6 @@ class Node : public Agent {
   bool clc_wanted_ = false;
   /** @brief Some entry asked for by a forced-CLC request is in no CLC taken or under way. */
   bool wants_forced_clc() const;
-  /** @brief The dependencies of the state the CLC under way saves (StoredClc::base): the DDV
-   *  before its merge, with this cluster's entry at the CLC's SN. */
-  Ddv base_ddv() const;
   bool timer_due_ = false;
 
   // Recovery.

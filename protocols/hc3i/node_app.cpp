@@ -8,20 +8,20 @@
 namespace ckptsim::hc3i {
 
 void Node::on_app_send(NodeContext& ctx, const AppMessage& msg) {
-  const int to = layout_.cluster_of(msg.dst);
+  const int to = place_.cluster_of(msg.dst);
   auto pb = std::make_shared<Piggyback>();
-  pb->epoch = epoch_;
-  if (to == cluster_) {
-    cur_.sent[msg.dst]++;
+  pb->epoch = deps_.epoch();
+  if (to == place_.cluster()) {
+    channels_.sent[msg.dst]++;
     ctx.send_app(msg, pb);
     return;
   }
   pb->inter = true;
-  pb->sn = cur_.sn;
-  pb->view = known_epoch(to);
-  if (options_.transitive) pb->ddv = cur_.ddv;
-  pb->idx = cur_.inter_sent[msg.dst]++;
-  log_.push_back(LogEntry{msg, cur_.sn, epoch_, to, std::nullopt, pb->ddv, 0, epoch_, pb->idx});
+  pb->sn = deps_.sn();
+  pb->view = deps_.known_epoch(to);
+  if (options_.transitive) pb->ddv = deps_.ddv();
+  pb->idx = channels_.inter_sent[msg.dst]++;
+  log_.push_back(LogEntry{msg, deps_.sn(), deps_.epoch(), to, std::nullopt, pb->ddv, 0, deps_.epoch(), pb->idx});
   count_log(ctx);
   ctx.send_app(msg, pb);
 }
@@ -33,11 +33,11 @@ void Node::on_app_receive(NodeContext& ctx, const AppMessage& msg, const Payload
     process_inbox(ctx);
     return;
   }
-  if (p.epoch < epoch_) { // sent by an execution that a rollback of this cluster undid
+  if (p.epoch < deps_.epoch()) { // sent by an execution that a rollback of this cluster undid
     ctx.stats().add("hc3i.stale_dropped");
     return;
   }
-  if (p.epoch > epoch_ || loading_ || waiting_order_ || restarting()) { // after a rollback not applied here yet
+  if (p.epoch > deps_.epoch() || loading_ || waiting_order_ || restarting()) { // after a rollback not applied here yet
     early_intra_.emplace_back(msg, pb);
     return;
   }
@@ -45,7 +45,7 @@ void Node::on_app_receive(NodeContext& ctx, const AppMessage& msg, const Payload
 }
 
 void Node::deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
-  cur_.received[msg.src]++;
+  channels_.received[msg.src]++;
   ctx.deliver(msg, pb);
   check_drained(ctx);
 }
@@ -56,23 +56,17 @@ void Node::process_early_intra(NodeContext& ctx) {
   for (auto& [msg, pb] : early) on_app_receive(ctx, msg, pb);
 }
 
-bool Node::orphan(int from_cluster, std::uint64_t epoch, Sn s) const {
-  for (const auto& [after, undone_from] : rollbacks_[static_cast<std::size_t>(from_cluster)])
-    if (after > epoch && s >= undone_from) return true;
-  return false;
-}
-
 void Node::process_inbox(NodeContext& ctx) {
   while (!inbox_.empty()) {
     if (part_.active || loading_ || waiting_order_ || restarting()) return; // queued until the commit / rollback
     const AppMessage msg = inbox_.front().first;
     const PayloadPtr pb = inbox_.front().second;
     const auto& p = static_cast<const Piggyback&>(*pb);
-    const int from = layout_.cluster_of(msg.src);
+    const int from = place_.cluster_of(msg.src);
     // A rollback this node has not heard of yet: the sender's cluster's (its alert is on the way),
     // or this cluster's (the message is a re-send answering it).
-    if (p.epoch > known_epoch(from) || p.view > epoch_) return;
-    if (p.view < epoch_) {
+    if (p.epoch > deps_.known_epoch(from) || p.view > deps_.epoch()) return;
+    if (p.view < deps_.epoch()) {
       // Sent to an execution of this cluster that a rollback undid, before its sender heard of
       // it: not acknowledged, so the sender re-sends it on our alert, in order with the
       // messages before it whose delivery the rollback undid.
@@ -80,7 +74,7 @@ void Node::process_inbox(NodeContext& ctx) {
       ctx.stats().add("hc3i.superseded_dropped");
       continue;
     }
-    if (orphan(from, p.epoch, p.sn)) {
+    if (deps_.orphan(from, p.epoch, p.sn)) {
       inbox_.pop_front();
       ctx.stats().add("hc3i.orphans_dropped");
       ctx.trace_event(1, "orphan_dropped", {{"src", msg.src}, {"seq", msg.seq}, {"sn", p.sn}, {"epoch", p.epoch}});
@@ -88,39 +82,40 @@ void Node::process_inbox(NodeContext& ctx) {
     }
     // Delivered already (a re-send): by its channel index, not by order, since a sender's
     // rendezvous messages may leave out of order (a later one of another tag first).
-    if (auto d = cur_.inter_delivered.find(msg.src); d != cur_.inter_delivered.end() && d->second.contains(p.idx)) {
+    if (auto d = channels_.inter_delivered.find(msg.src);
+        d != channels_.inter_delivered.end() && d->second.contains(p.idx)) {
       inbox_.pop_front();
       ctx.stats().add("hc3i.duplicates_dropped");
       auto a = std::make_shared<Body>();
-      a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}, {"sender_epoch", p.epoch}};
+      a->ints = {{"seq", msg.seq}, {"sn", deps_.sn()}, {"epoch", deps_.epoch()}, {"sender_epoch", p.epoch}};
       ctx.send_control(msg.src, control(Msg::LogAck, a));
       continue;
     }
-    if (needs_forced_clc(cur_.ddv, from, p.sn)) {
+    if (needs_forced_clc(deps_.ddv(), from, p.sn)) {
       if (force_asked_.insert({from, p.sn}).second) {
         ctx.trace_event(1, "clc_forced",
-                        {{"cluster", cluster_},
+                        {{"cluster", place_.cluster()},
                          {"from", from},
                          {"sn", p.sn},
-                         {"ddv", cur_.ddv},
+                         {"ddv", deps_.ddv()},
                          {"src", msg.src},
                          {"seq", msg.seq},
                          {"label", msg.label}});
         auto f = std::make_shared<Body>();
         f->ints = {{"cluster", static_cast<std::uint64_t>(from)}, {"sn", p.sn}};
         f->ddv = p.ddv;
-        if (is_leader())
+        if (place_.is_leader())
           on_force(ctx, *f);
         else
-          ctx.send_control(leader_, control(Msg::ClcForce, f));
+          ctx.send_control(place_.leader(), control(Msg::ClcForce, f));
       }
       return;
     }
     inbox_.pop_front();
-    cur_.inter_delivered[msg.src].insert(p.idx);
+    channels_.inter_delivered[msg.src].insert(p.idx);
     ctx.deliver(msg, pb);
     auto a = std::make_shared<Body>();
-    a->ints = {{"seq", msg.seq}, {"sn", cur_.sn}, {"epoch", epoch_}, {"sender_epoch", p.epoch}};
+    a->ints = {{"seq", msg.seq}, {"sn", deps_.sn()}, {"epoch", deps_.epoch()}, {"sender_epoch", p.epoch}};
     ctx.send_control(msg.src, control(Msg::LogAck, a));
   }
 }
@@ -131,7 +126,7 @@ void Node::on_log_ack(NodeContext& ctx, const Body& b) {
   // cluster this node already knows was rolled back.
   for (auto& e : log_)
     if (e.msg.seq == b.get("seq") && e.sent_epoch == b.get("sender_epoch") &&
-        b.get("epoch") >= known_epoch(e.dst_cluster)) {
+        b.get("epoch") >= deps_.known_epoch(e.dst_cluster)) {
       e.ack = b.get("sn");
       e.ack_epoch = b.get("epoch");
       ctx.trace_event(2, "log_ack", {{"seq", e.msg.seq}, {"dst", e.msg.dst}, {"ack_sn", *e.ack}});
@@ -156,26 +151,27 @@ void Node::resend(NodeContext& ctx, LogEntry& e, std::uint64_t epoch) {
   pb->inter = true;
   pb->sn = e.sn;
   pb->epoch = epoch;
-  pb->view = known_epoch(e.dst_cluster);
+  pb->view = deps_.known_epoch(e.dst_cluster);
   pb->ddv = e.ddv;
   pb->idx = e.idx;
   ctx.resend_app(e.msg, pb);
-  ctx.stats().add_cluster("hc3i.replays", cluster_);
+  ctx.stats().add_cluster("hc3i.replays", place_.cluster());
 }
 
 void Node::count_log(NodeContext& ctx) {
   Stats& st = ctx.stats();
   // The change against what this node was counted for: after a restart, what its dead
   // incarnation held (its log died with it), so a restored log is not counted twice.
-  const double change = static_cast<double>(log_.size()) - st.level_of("log.entries", self_);
+  const double change = static_cast<double>(log_.size()) - st.level_of("log.entries", place_.self());
   double bytes = 0;
   for (const auto& e : log_) bytes += e.msg.size;
-  count_logged(st, self_, static_cast<double>(log_.size()), bytes);
+  count_logged(st, place_.self(), static_cast<double>(log_.size()), bytes);
   if (change == 0) return;
-  st.add_cluster("hc3i.logged", cluster_, change);
-  st.max_cluster("hc3i.logged_max", cluster_, st.cluster_values("hc3i.logged")[static_cast<std::size_t>(cluster_)]);
+  st.add_cluster("hc3i.logged", place_.cluster(), change);
+  st.max_cluster("hc3i.logged_max", place_.cluster(),
+                 st.cluster_values("hc3i.logged")[static_cast<std::size_t>(place_.cluster())]);
   // The report's "at most 4 logged messages" is per node.
-  st.max_cluster("hc3i.logged_node_max", cluster_, static_cast<double>(log_.size()));
+  st.max_cluster("hc3i.logged_node_max", place_.cluster(), static_cast<double>(log_.size()));
 }
 
 } // namespace ckptsim::hc3i

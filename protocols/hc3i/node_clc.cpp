@@ -15,48 +15,49 @@
 namespace ckptsim::hc3i {
 
 void Node::maybe_start_clc(NodeContext& ctx) {
-  if (!is_leader() || round_.active || loading_ || waiting_order_ || restarting() || failure_ != 0 || !alerts_.empty())
+  if (!place_.is_leader() || round_.active || loading_ || waiting_order_ || restarting() || failure_ != 0 ||
+      !alerts_.empty())
     return;
-  if (cur_.sn == 0 || clc_wanted_ || timer_due_) start_clc(ctx);
+  if (deps_.sn() == 0 || clc_wanted_ || timer_due_) start_clc(ctx);
 }
 
 void Node::start_clc(NodeContext& ctx) {
   round_ = Round{};
   round_.active = true;
-  round_.number = cur_.sn + 1;
-  round_.initial = cur_.sn == 0;
-  round_.ddv = cur_.ddv;
-  for (int c = 0; c < clusters_; c++) {
-    if (c == cluster_) continue;
-    if (wanted_[c] > cur_.ddv[c]) round_.forced = true;
+  round_.number = deps_.sn() + 1;
+  round_.initial = deps_.sn() == 0;
+  round_.ddv = deps_.ddv();
+  for (int c = 0; c < place_.clusters(); c++) {
+    if (c == place_.cluster()) continue;
+    if (wanted_[c] > deps_.ddv()[c]) round_.forced = true;
     round_.ddv[c] = std::max(round_.ddv[c], wanted_[c]);
   }
-  round_.ddv[cluster_] = round_.number;
+  round_.ddv[place_.cluster()] = round_.number;
   round_.started = ctx.now();
   clc_wanted_ = false;
   timer_due_ = false;
   kClcTimer.cancel(ctx);
   ctx.trace_event(1, "ckpt_begin",
-                  {{"unit", layout_.cluster(cluster_).name},
-                   {"cluster", cluster_},
+                  {{"unit", place_.layout().cluster(place_.cluster()).name},
+                   {"cluster", place_.cluster()},
                    {"number", round_.number},
                    {"forced", round_.forced},
                    {"ddv", round_.ddv}});
   auto b = std::make_shared<Body>();
-  b->ints = {{"number", round_.number}, {"epoch", epoch_}};
+  b->ints = {{"number", round_.number}, {"epoch", deps_.epoch()}};
   b->ddv = round_.ddv;
-  broadcast(ctx, Msg::ClcReq, b, self_);
+  place_.broadcast(ctx, Msg::ClcReq, b, place_.self());
   on_req(ctx, *b);
 }
 
 void Node::on_req(NodeContext& ctx, const Body& b) {
-  if (loading_ && b.get("epoch") == epoch_) {
+  if (loading_ && b.get("epoch") == deps_.epoch()) {
     // The leader restored its CLC from its own memory and asks for the next one while this node
     // still loads it over the network: its SN is not the restored one yet. Answered once loaded.
     held_req_ = std::make_shared<Body>(b);
     return;
   }
-  if (b.get("epoch") != epoch_ || b.get("number") != cur_.sn + 1) return; // from an undone execution
+  if (b.get("epoch") != deps_.epoch() || b.get("number") != deps_.sn() + 1) return; // from an undone execution
   part_ = Participation{};
   part_.active = true;
   part_.number = b.get("number");
@@ -64,28 +65,28 @@ void Node::on_req(NodeContext& ctx, const Body& b) {
   update_app(ctx); // stops the application: nothing is sent until the commit
   auto r = std::make_shared<Body>();
   r->ints = {{"number", part_.number}};
-  r->counts.reserve(cur_.sent.size());
-  for (const auto& [peer, n] : cur_.sent) r->counts.emplace_hint(r->counts.end(), peer, n); // both sorted
-  if (is_leader())
-    on_ready(ctx, self_, *r);
+  r->counts.reserve(channels_.sent.size());
+  for (const auto& [peer, n] : channels_.sent) r->counts.emplace_hint(r->counts.end(), peer, n); // both sorted
+  if (place_.is_leader())
+    on_ready(ctx, place_.self(), *r);
   else
-    ctx.send_control(leader_, control(Msg::ClcReady, r));
+    ctx.send_control(place_.leader(), control(Msg::ClcReady, r));
 }
 
 void Node::on_ready(NodeContext& ctx, NodeId from, const Body& b) {
   if (!round_.active || b.get("number") != round_.number) return;
   for (const auto& [peer, n] : b.counts)
     if (peer != from) round_.to_receive[static_cast<NodeId>(peer)].emplace_back(from, n);
-  if (++round_.readies < static_cast<int>(members_.size())) return;
+  if (++round_.readies < static_cast<int>(place_.members().size())) return;
   // Every node has stopped: node r must receive what each peer says it sent to r.
-  for (NodeId r : members_) {
+  for (NodeId r : place_.members()) {
     auto s = std::make_shared<Body>();
     s->ints = {{"number", round_.number}};
     if (auto row = round_.to_receive.find(r); row != round_.to_receive.end()) {
       std::sort(row->second.begin(), row->second.end());
       s->counts.insert(boost::container::ordered_unique_range, row->second.begin(), row->second.end());
     }
-    if (r == self_)
+    if (r == place_.self())
       on_save(ctx, *s);
     else
       ctx.send_control(r, control(Msg::ClcSave, s));
@@ -104,17 +105,18 @@ void Node::on_save(NodeContext& ctx, const Body& b) {
 void Node::check_drained(NodeContext& ctx) {
   if (!part_.active || !part_.have_expected || part_.drained) return;
   // Both sorted by peer: one walk.
-  auto it = cur_.received.begin();
+  auto it = channels_.received.begin();
   for (const auto& [peer, n] : part_.expected) {
-    while (it != cur_.received.end() && it->first < peer) ++it;
-    if ((it == cur_.received.end() || it->first != peer ? 0 : it->second) < n) return;
+    while (it != channels_.received.end() && it->first < peer) ++it;
+    if ((it == channels_.received.end() || it->first != peer ? 0 : it->second) < n) return;
   }
   part_.drained = true;
   // The state a rollback to this CLC restores: its SN, and the dependencies of what it has
   // delivered (the DDV before the merge: the message that forced this CLC is not delivered yet).
-  SavedState st = cur_;
+  SavedState st;
   st.sn = part_.number;
-  st.ddv = shared_->ddvs.intern(base_ddv());
+  st.ddv = deps_.intern(deps_.base_ddv(part_.number));
+  st.channels = channels_;
   if (!log_saved_ || *log_saved_ != log_) log_saved_ = std::make_shared<const Log>(log_);
   st.log = log_saved_;
   ctx.save_checkpoint(part_.number, ctx.snapshot(std::move(st)));
@@ -125,26 +127,26 @@ void Node::on_saved(NodeContext& ctx, std::uint64_t number) {
   part_.saved = true;
   auto a = std::make_shared<Body>();
   a->ints = {{"number", number}};
-  if (is_leader())
+  if (place_.is_leader())
     on_ack(ctx, *a);
   else
-    ctx.send_control(leader_, control(Msg::ClcAck, a));
+    ctx.send_control(place_.leader(), control(Msg::ClcAck, a));
 }
 
 void Node::on_ack(NodeContext& ctx, const Body& b) {
   if (!round_.active || b.get("number") != round_.number) return;
-  if (++round_.acks < static_cast<int>(members_.size())) return;
+  if (++round_.acks < static_cast<int>(place_.members().size())) return;
   const Round r = round_;
   round_ = Round{};
   Stats& st = ctx.stats();
   const char* kind = r.initial ? "hc3i.clc_initial" : r.forced ? "hc3i.clc_forced" : "hc3i.clc_unforced";
-  st.add_cluster(kind, cluster_);
-  st.add_cluster("hc3i.clc_time", cluster_, ctx.now() - r.started);
+  st.add_cluster(kind, place_.cluster());
+  st.add_cluster("hc3i.clc_time", place_.cluster(), ctx.now() - r.started);
   // The leader takes part in its CLC: its participation, saved and acknowledged, holds r.number.
-  const Ddv base = base_ddv(); // what the CLC's state depends on (see StoredClc::base)
+  const Ddv base = deps_.base_ddv(part_.number); // what the CLC's state depends on (see StoredClc::base)
   ctx.trace_event(0, "ckpt_commit",
-                  {{"unit", layout_.cluster(cluster_).name},
-                   {"cluster", cluster_},
+                  {{"unit", place_.layout().cluster(place_.cluster()).name},
+                   {"cluster", place_.cluster()},
                    {"number", r.number},
                    {"sn", r.number},
                    {"ddv", r.ddv},
@@ -153,7 +155,7 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
                    {"initial", r.initial}});
   auto c = std::make_shared<Body>();
   c->ints = {{"number", r.number}, {"forced", r.forced ? 1u : 0u}};
-  broadcast(ctx, Msg::ClcCommit, c, self_);
+  place_.broadcast(ctx, Msg::ClcCommit, c, place_.self());
   on_commit(ctx, *c);
   arm_clc_timer(ctx); // committing any CLC, forced ones included, resets the timer
   // Entries asked for during the CLC and not in it want a forced CLC now (a message delivered at
@@ -165,13 +167,11 @@ void Node::on_ack(NodeContext& ctx, const Body& b) {
 
 void Node::on_commit(NodeContext& ctx, const Body& b) {
   if (!part_.active || b.get("number") != part_.number) return;
-  SharedDdv base = shared_->ddvs.intern(base_ddv());
-  cur_.sn = part_.number;
-  cur_.ddv = part_.ddv;
-  clcs_.push_back(StoredClc{part_.number, part_.ddv, b.get("forced") != 0, std::move(base)});
+  SharedDdv base = deps_.intern(deps_.base_ddv(part_.number));
+  deps_.commit(StoredClc{part_.number, part_.ddv, b.get("forced") != 0, std::move(base)});
   part_ = Participation{};
   force_asked_.clear();
-  record_storage(ctx);
+  deps_.record_storage(ctx);
   update_app(ctx);
   process_inbox(ctx);
 }
@@ -180,15 +180,9 @@ void Node::on_force(NodeContext& ctx, const Body& b) {
   const int from = static_cast<int>(b.get("cluster"));
   wanted_[from] = std::max(wanted_[from], b.get("sn"));
   for (int c = 0; c < static_cast<int>(b.ddv.size()); c++) // transitive variant: the whole DDV
-    if (c != cluster_) wanted_[c] = std::max(wanted_[c], b.ddv[c]);
+    if (c != place_.cluster()) wanted_[c] = std::max(wanted_[c], b.ddv[c]);
   if (wants_forced_clc()) clc_wanted_ = true;
   maybe_start_clc(ctx);
-}
-
-Ddv Node::base_ddv() const {
-  Ddv base = cur_.ddv;
-  base[static_cast<std::size_t>(cluster_)] = part_.number;
-  return base;
 }
 
 bool Node::wants_forced_clc() const {
@@ -196,9 +190,9 @@ bool Node::wants_forced_clc() const {
   // took every entry asked for until then), else the last committed one. Comparing with the
   // committed DDV while a CLC runs that already holds the entry would want one more CLC after
   // it, started unforced and useless at its commit.
-  const Ddv& covered = round_.active ? round_.ddv : cur_.ddv.get();
-  for (int c = 0; c < clusters_; c++)
-    if (c != cluster_ && wanted_[c] > covered[c]) return true;
+  const Ddv& covered = round_.active ? round_.ddv : deps_.ddv().get();
+  for (int c = 0; c < place_.clusters(); c++)
+    if (c != place_.cluster() && wanted_[c] > covered[c]) return true;
   return false;
 }
 
@@ -207,27 +201,18 @@ void Node::abort_clc(NodeContext& ctx, bool keep_saved) {
     // Saved and acknowledged: the leader may have had every acknowledgement and committed before
     // it heard of the failure (the two-phase commit's in-doubt participant). The recovery
     // leader's order says which (Node::rollback_to).
-    in_doubt_ = StoredClc{part_.number, part_.ddv, part_.forced, shared_->ddvs.intern(base_ddv())};
+    in_doubt_ = StoredClc{part_.number, part_.ddv, part_.forced, deps_.intern(deps_.base_ddv(part_.number))};
   } else if (part_.active && part_.drained) {
     ctx.discard_checkpoint(part_.number);
   }
-  if (part_.active || round_.active) ctx.stats().add_cluster("hc3i.clc_aborted", cluster_, is_leader() ? 1 : 0);
+  if (part_.active || round_.active)
+    ctx.stats().add_cluster("hc3i.clc_aborted", place_.cluster(), place_.is_leader() ? 1 : 0);
   part_ = Participation{};
   round_ = Round{};
 }
 
 void Node::arm_clc_timer(NodeContext& ctx) {
-  if (is_leader()) kClcTimer.arm(ctx);
-}
-
-void Node::record_storage(NodeContext& ctx) {
-  if (!is_leader()) return;
-  Stats& st = ctx.stats();
-  const double n = static_cast<double>(clcs_.size());
-  st.max_cluster("hc3i.clcs_stored_max", cluster_, n);
-  const auto& now = st.cluster_values("hc3i.clcs_stored");
-  const double before = now.empty() ? 0.0 : now[static_cast<std::size_t>(cluster_)];
-  st.add_cluster("hc3i.clcs_stored", cluster_, n - before);
+  if (place_.is_leader()) kClcTimer.arm(ctx);
 }
 
 } // namespace ckptsim::hc3i

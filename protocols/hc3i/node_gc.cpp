@@ -16,7 +16,7 @@ namespace ckptsim::hc3i {
 
 void Node::start_gc(NodeContext& ctx) {
   arm_gc_timer(ctx);
-  if (gc_active_ || !open_failures_.empty() || failure_ != 0 || loading_ || waiting_order_ || restarting() ||
+  if (gc_active_ || deps_.failures_open() || failure_ != 0 || loading_ || waiting_order_ || restarting() ||
       !alerts_.empty()) {
     ctx.stats().add("hc3i.gc_skipped");
     ctx.trace_event(1, "gc_skipped", {{"reason", "a recovery is under way"}});
@@ -24,20 +24,20 @@ void Node::start_gc(NodeContext& ctx) {
   }
   gc_round_++;
   gc_active_ = true;
-  gc_base_ = latest_failure_;
+  gc_base_ = deps_.latest_failure();
   gc_lists_.clear();
   gc_views_.clear();
-  gc_lists_[cluster_] = clcs_;
-  gc_epochs_.assign(static_cast<std::size_t>(clusters_), 0);
-  gc_epochs_[static_cast<std::size_t>(cluster_)] = epoch_;
+  gc_lists_[place_.cluster()] = deps_.clcs();
+  gc_epochs_.assign(static_cast<std::size_t>(place_.clusters()), 0);
+  gc_epochs_[static_cast<std::size_t>(place_.cluster())] = deps_.epoch();
   ctx.trace_event(2, "gc_begin", {{"round", gc_round_}});
-  for (int c = 0; c < clusters_; c++) {
-    if (c == cluster_) continue;
+  for (int c = 0; c < place_.clusters(); c++) {
+    if (c == place_.cluster()) continue;
     auto b = std::make_shared<Body>();
     b->ints = {{"round", gc_round_}};
-    ctx.send_control(leader_of(c), control(Msg::GcReq, b));
+    ctx.send_control(place_.leader_of(c), control(Msg::GcReq, b));
   }
-  if (clusters_ == 1) on_gc_resp(ctx, self_, Body{});
+  if (place_.clusters() == 1) on_gc_resp(ctx, place_.self(), Body{});
 }
 
 void Node::abandon_gc(NodeContext& ctx) {
@@ -48,50 +48,50 @@ void Node::abandon_gc(NodeContext& ctx) {
 }
 
 void Node::arm_gc_timer(NodeContext& ctx) {
-  if (self_ == leader_of(0)) kGcTimer.arm(ctx);
+  if (place_.self() == place_.leader_of(0)) kGcTimer.arm(ctx);
 }
 
 std::string Node::pending_gc() const {
   if (!gc_active_) return {};
   std::vector<std::string> missing;
-  for (int c = 0; c < clusters_; c++)
-    if (!gc_lists_.count(c)) missing.push_back(layout_.host_name(leader_of(c)));
+  for (int c = 0; c < place_.clusters(); c++)
+    if (!gc_lists_.count(c)) missing.push_back(place_.name(place_.leader_of(c)));
   return fmt::format("GC round {} waits for {}", gc_round_, fmt::join(missing, ", "));
 }
 
 void Node::on_gc_req(NodeContext& ctx, NodeId from, const Body& b) {
   auto r = std::make_shared<Body>();
-  r->ints = {{"round", b.get("round")}, {"failure", latest_failure_}, {"epoch", epoch_}};
-  r->clcs = clcs_;
-  for (int c = 0; c < clusters_; c++) r->epochs.push_back(known_epoch(c)); // the rollbacks it processed
+  r->ints = {{"round", b.get("round")}, {"failure", deps_.latest_failure()}, {"epoch", deps_.epoch()}};
+  r->clcs = deps_.clcs();
+  for (int c = 0; c < place_.clusters(); c++) r->epochs.push_back(deps_.known_epoch(c)); // the rollbacks it processed
   ctx.send_control(from, control(Msg::GcResp, r));
 }
 
 void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
   if (!gc_active_) return;
-  if (from != self_) {
+  if (from != place_.self()) {
     if (b.get("round") != gc_round_) return;
     if (b.get("failure") > gc_base_) { // its leader heard of a failure since the round began
       abandon_gc(ctx);
       return;
     }
-    gc_lists_[layout_.cluster_of(from)] = b.clcs;
-    gc_epochs_[static_cast<std::size_t>(layout_.cluster_of(from))] = b.get("epoch");
-    gc_views_[layout_.cluster_of(from)] = b.epochs;
+    gc_lists_[place_.cluster_of(from)] = b.clcs;
+    gc_epochs_[static_cast<std::size_t>(place_.cluster_of(from))] = b.get("epoch");
+    gc_views_[place_.cluster_of(from)] = b.epochs;
   }
-  if (static_cast<int>(gc_lists_.size()) < clusters_) return;
-  if (latest_failure_ > gc_base_) {
+  if (static_cast<int>(gc_lists_.size()) < place_.clusters()) return;
+  if (deps_.latest_failure() > gc_base_) {
     abandon_gc(ctx);
     return;
   }
   // A rollback alert a leader has not processed yet (on its way, or held while its cluster's CLC
   // goes on) takes its cluster further back than the simulated failures of worst_sns, which read
   // the lists as they are: collect only once every leader knows every cluster's epoch.
-  auto& mine = gc_views_[cluster_];
+  auto& mine = gc_views_[place_.cluster()];
   mine.clear();
-  for (int c = 0; c < clusters_; c++) mine.push_back(known_epoch(c));
+  for (int c = 0; c < place_.clusters(); c++) mine.push_back(deps_.known_epoch(c));
   for (const auto& [leader, view] : gc_views_)
-    for (int c = 0; c < clusters_; c++) {
+    for (int c = 0; c < place_.clusters(); c++) {
       const auto ci = static_cast<std::size_t>(c);
       if (view.size() <= ci || view[ci] != gc_epochs_[ci]) {
         abandon_gc(ctx);
@@ -113,34 +113,32 @@ void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
   st.record("hc3i.gc",
             {{"round", gc_round_}, {"date", ctx.now()}, {"before", before}, {"after", after}, {"worst_sn", worst}});
   ctx.trace_event(0, "gc", {{"round", gc_round_}, {"before", before}, {"after", after}, {"worst_sn", worst}});
-  for (int c = 0; c < clusters_; c++) {
+  for (int c = 0; c < place_.clusters(); c++) {
     auto b2 = std::make_shared<Body>();
     b2->ints = {{"round", gc_round_}, {"failure", gc_base_}};
     b2->ddv = worst;
     b2->epochs = gc_epochs_;
-    if (c == cluster_)
+    if (c == place_.cluster())
       on_gc_collect(ctx, *b2);
     else
-      ctx.send_control(leader_of(c), control(Msg::GcCollect, b2));
+      ctx.send_control(place_.leader_of(c), control(Msg::GcCollect, b2));
   }
 }
 
 void Node::on_gc_collect(NodeContext& ctx, const Body& b) {
-  broadcast(ctx, Msg::GcApply, std::make_shared<Body>(b), self_);
+  place_.broadcast(ctx, Msg::GcApply, std::make_shared<Body>(b), place_.self());
   apply_gc(ctx, b);
 }
 
 void Node::apply_gc(NodeContext& ctx, const Body& b) {
   // A failure since the lists were gathered, or a rollback of this cluster since.
-  if (latest_failure_ > b.get("failure") ||
-      (!b.epochs.empty() && b.epochs[static_cast<std::size_t>(cluster_)] != epoch_)) {
+  if (deps_.latest_failure() > b.get("failure") ||
+      (!b.epochs.empty() && b.epochs[static_cast<std::size_t>(place_.cluster())] != deps_.epoch())) {
     ctx.stats().add("hc3i.gc_ignored");
     return;
   }
-  const Sn worst = b.ddv[static_cast<std::size_t>(cluster_)];
-  for (const auto& clc : clcs_)
-    if (clc.sn < worst) ctx.discard_checkpoint(clc.sn);
-  std::erase_if(clcs_, [worst](const StoredClc& c) { return c.sn < worst; });
+  const Sn worst = b.ddv[static_cast<std::size_t>(place_.cluster())];
+  deps_.collect(ctx, worst);
   // An acknowledgement from an epoch of the receiver cluster older than the one the collection saw
   // tells of a delivery its rollback undid: that message is still to be re-sent on an alert.
   std::erase_if(log_, [&](const LogEntry& e) {
@@ -148,7 +146,7 @@ void Node::apply_gc(NodeContext& ctx, const Body& b) {
     return e.ack && *e.ack < b.ddv[c] && e.ack_epoch == b.epochs[c];
   });
   count_log(ctx);
-  record_storage(ctx);
+  deps_.record_storage(ctx);
 }
 
 } // namespace ckptsim::hc3i

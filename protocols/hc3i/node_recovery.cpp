@@ -11,22 +11,10 @@
 
 namespace ckptsim::hc3i {
 
-std::uint64_t Node::known_epoch(int cluster) const {
-  if (cluster == cluster_) return epoch_;
-  const auto& r = rollbacks_[static_cast<std::size_t>(cluster)];
-  return r.empty() ? 0 : r.back().first;
-}
-
-void Node::learn_rollback(int cluster, std::uint64_t epoch, Sn s) {
-  if (cluster == cluster_ || epoch <= known_epoch(cluster)) return;
-  rollbacks_[static_cast<std::size_t>(cluster)].emplace_back(epoch, s);
-}
-
 void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
-  latest_failure_ = std::max(latest_failure_, notice.id);
-  open_failures_.insert(notice.id);
-  abandon_gc(ctx);                                           // a leader that died before answering never will
-  if (layout_.cluster_of(notice.victim) != cluster_) return; // the failed cluster's alert will tell
+  deps_.hear_of(notice.id);
+  abandon_gc(ctx);                                                  // a leader that died before answering never will
+  if (place_.cluster_of(notice.victim) != place_.cluster()) return; // the failed cluster's alert will tell
   failure_ = notice.id;
   if (ordered_failure_ >= notice.id) return; // the recovery leader's order came first: applied
   abort_clc(ctx, true);
@@ -36,27 +24,27 @@ void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
   std::fill(wanted_.begin(), wanted_.end(), 0);
   clc_wanted_ = false;
   update_app(ctx);
-  if (self_ != recovery_leader(notice.victim)) return;
+  if (place_.self() != place_.recovery_leader(notice.victim)) return;
   victim_ = notice.victim;
-  rollback_sn_ = last_clc();
+  rollback_sn_ = deps_.last_clc();
   alerts_due_ = true;
   ctx.trace_event(0, "cluster_rollback",
-                  {{"cluster", cluster_},
+                  {{"cluster", place_.cluster()},
                    {"to_sn", rollback_sn_},
                    {"cause", "failure"},
                    {"failure", notice.id},
                    {"victim", notice.victim},
-                   {"epoch", epoch_ + 1}});
-  ctx.stats().add_cluster("hc3i.rollbacks", cluster_);
+                   {"epoch", deps_.epoch() + 1}});
+  ctx.stats().add_cluster("hc3i.rollbacks", place_.cluster());
   ctx.stats().record("hc3i.rollbacks", {{"failure", notice.id},
                                         {"date", ctx.now()},
-                                        {"cluster", cluster_},
+                                        {"cluster", place_.cluster()},
                                         {"to_sn", rollback_sn_},
                                         {"cause", "failure"}});
   auto b = std::make_shared<Body>();
-  b->ints = {{"sn", rollback_sn_}, {"epoch", epoch_ + 1}, {"failure", notice.id}};
-  for (NodeId m : members_)
-    if (m != self_ && m != victim_) ctx.send_control(m, control(Msg::Rollback, b));
+  b->ints = {{"sn", rollback_sn_}, {"epoch", deps_.epoch() + 1}, {"failure", notice.id}};
+  for (NodeId m : place_.members())
+    if (m != place_.self() && m != victim_) ctx.send_control(m, control(Msg::Rollback, b));
   on_rollback_order(ctx, *b);
   if (restarted_pending_ && restarted_pending_->second == notice.id) {
     const NodeId from = restarted_pending_->first;
@@ -68,14 +56,12 @@ void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
 void Node::on_restart(NodeContext& ctx, const FailureNotice& own) {
   restart_delay_.begin();
   failure_ = own.id;
-  latest_failure_ = own.latest;
-  open_failures_ = std::set<FailureId>(own.down.begin(), own.down.end());
-  open_failures_.insert(own.id);
+  deps_.restarted(own);
   arm_gc_timer(ctx); // the collector's timer died with it
   update_app(ctx);
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", own.id}};
-  ctx.send_control(recovery_leader(self_), control(Msg::Restarted, b));
+  ctx.send_control(place_.recovery_leader(place_.self()), control(Msg::Restarted, b));
 }
 
 void Node::on_restarted(NodeContext& ctx, NodeId from, FailureId failure) {
@@ -85,20 +71,17 @@ void Node::on_restarted(NodeContext& ctx, NodeId from, FailureId failure) {
   }
   // The restarted node lost its memory: it gets the cluster's stable knowledge with its order.
   auto b = std::make_shared<Body>();
-  b->ints = {{"sn", rollback_sn_}, {"epoch", epoch_}, {"failure", failure_}, {"latest", latest_failure_}};
-  b->clcs = clcs_;
-  b->rollbacks = rollbacks_;
+  b->ints = {{"sn", rollback_sn_}, {"epoch", deps_.epoch()}, {"failure", failure_}, {"latest", deps_.latest_failure()}};
+  b->clcs = deps_.clcs();
+  b->rollbacks = deps_.rollbacks();
   ctx.send_control(from, control(Msg::Rollback, b));
 }
 
 void Node::on_rollback_order(NodeContext& ctx, const Body& b) {
   if (restarting()) {
     if (loading_) return;
-    clcs_ = b.clcs;
-    rollbacks_ = b.rollbacks;
-    rollbacks_.resize(static_cast<std::size_t>(clusters_));
-    latest_failure_ = std::max(latest_failure_, b.get("latest"));
-  } else if (b.get("epoch") <= epoch_) {
+    deps_.adopt(b);
+  } else if (b.get("epoch") <= deps_.epoch()) {
     return; // applied already
   }
   waiting_order_ = false;
@@ -112,16 +95,14 @@ void Node::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, con
   abort_clc(ctx);
   if (in_doubt_) { // the order names the CLC the leader committed: ours if it is the one in doubt
     if (in_doubt_->sn == target)
-      clcs_.push_back(*in_doubt_);
+      deps_.store(*in_doubt_);
     else
       ctx.discard_checkpoint(in_doubt_->sn);
     in_doubt_.reset();
   }
-  epoch_ = new_epoch;
-  for (const auto& clc : clcs_) // the CLCs after the target can never be restored
-    if (clc.sn > target) ctx.discard_checkpoint(clc.sn);
-  std::erase_if(clcs_, [target](const StoredClc& c) { return c.sn > target; });
-  record_storage(ctx);
+  deps_.set_epoch(new_epoch);
+  deps_.drop_after(ctx, target); // the CLCs after the target can never be restored
+  deps_.record_storage(ctx);
   inbox_.clear();
   force_asked_.clear();
   std::fill(wanted_.begin(), wanted_.end(), 0);
@@ -135,15 +116,15 @@ void Node::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, con
   ctx.restore(ctx.initial_snapshot(), reason);
   log_.clear();
   count_log(ctx);
-  cur_ = SavedState{};
-  cur_.ddv = shared_->ddvs.intern(Ddv(static_cast<std::size_t>(clusters_), 0));
+  deps_.reset();
+  channels_ = ChannelCounts{};
   restored(ctx);
 }
 
 void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
   if (!loading_) return;
   const auto& st = std::any_cast<const SavedState&>(s.protocol);
-  ctx.restore(s, fmt::format("hc3i rollback of cluster {} to CLC {}", cluster_, number));
+  ctx.restore(s, fmt::format("hc3i rollback of cluster {} to CLC {}", place_.cluster(), number));
   if (restarting()) {
     // The log in volatile memory was lost with the node: the CLC's copy, whose acknowledgements
     // may be stale (a receiver that rolled back since re-acknowledged with a newer SN): they
@@ -154,8 +135,8 @@ void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) 
     std::erase_if(log_, [number](const LogEntry& e) { return e.sn >= number; });
   }
   count_log(ctx);
-  cur_ = st;
-  cur_.log.reset();
+  deps_.restore(st.sn, st.ddv);
+  channels_ = st.channels;
   restored(ctx);
 }
 
@@ -182,20 +163,20 @@ void Node::restored(NodeContext& ctx) {
 }
 
 void Node::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
-  open_failures_.erase(notice.id);
-  if (layout_.cluster_of(notice.victim) != cluster_ || failure_ != notice.id) return;
+  deps_.back(notice.id);
+  if (place_.cluster_of(notice.victim) != place_.cluster() || failure_ != notice.id) return;
   failure_ = 0;
   // The restarted node lost the buddy copies it held: give them back, so that the cluster
   // tolerates its next failure too.
-  for (const auto& clc : clcs_) ctx.replicate_checkpoint(clc.sn);
-  if (notice.victim == self_) resend_restored_log(ctx);
+  for (const auto& clc : deps_.clcs()) ctx.replicate_checkpoint(clc.sn);
+  if (notice.victim == place_.self()) resend_restored_log(ctx);
   if (alerts_due_) {
     alerts_due_ = false;
     send_alerts(ctx, rollback_sn_);
   }
-  if (is_leader()) {
+  if (place_.is_leader()) {
     arm_clc_timer(ctx);
-    if (cur_.sn == 0) clc_wanted_ = true; // back to the initial state: the initial CLC again
+    if (deps_.sn() == 0) clc_wanted_ = true; // back to the initial state: the initial CLC again
   }
   update_app(ctx);
   process_early_intra(ctx);
@@ -210,19 +191,19 @@ void Node::resend_restored_log(NodeContext& ctx) {
   // its logged messages again (receivers drop what they have), before computing again so that
   // they come first on each channel, and under the cluster's new epoch, so that a receiver
   // handles them after our alert (which may roll it back and change what it has delivered).
-  for (auto& e : log_) resend(ctx, e, epoch_);
+  for (auto& e : log_) resend(ctx, e, deps_.epoch());
 }
 
 void Node::send_alerts(NodeContext& ctx, Sn restored_sn) {
   const Sn s = alert_value(restored_sn);
-  ctx.stats().add_cluster("hc3i.alerts_sent", cluster_);
-  for (int c = 0; c < clusters_; c++) {
-    if (c == cluster_) continue;
+  ctx.stats().add_cluster("hc3i.alerts_sent", place_.cluster());
+  for (int c = 0; c < place_.clusters(); c++) {
+    if (c == place_.cluster()) continue;
     auto b = std::make_shared<Body>();
-    b->ints = {{"cluster", static_cast<std::uint64_t>(cluster_)}, {"sn", s}, {"epoch", epoch_}};
-    ctx.send_control(leader_of(c), control(Msg::Alert, b));
+    b->ints = {{"cluster", static_cast<std::uint64_t>(place_.cluster())}, {"sn", s}, {"epoch", deps_.epoch()}};
+    ctx.send_control(place_.leader_of(c), control(Msg::Alert, b));
   }
-  ctx.trace_event(1, "alert_sent", {{"cluster", cluster_}, {"sn", s}, {"epoch", epoch_}});
+  ctx.trace_event(1, "alert_sent", {{"cluster", place_.cluster()}, {"sn", s}, {"epoch", deps_.epoch()}});
 }
 
 void Node::on_alert(NodeContext& ctx, const Body& b) {
@@ -238,32 +219,32 @@ void Node::process_alerts(NodeContext& ctx) {
     alerts_.pop_front();
     const int f = static_cast<int>(a->get("cluster"));
     const Sn s = a->get("sn");
-    const auto target = rollback_target(clcs_, cur_.ddv, f, s);
+    const auto target = rollback_target(deps_.clcs(), deps_.ddv(), f, s);
     auto b = std::make_shared<Body>(*a);
     b->ints["rollback"] = target ? 1 : 0;
     b->ints["target"] = target.value_or(0);
-    b->ints["new_epoch"] = target ? epoch_ + 1 : epoch_;
+    b->ints["new_epoch"] = target ? deps_.epoch() + 1 : deps_.epoch();
     nlohmann::ordered_json ev{
-        {"cluster", cluster_}, {"from", f}, {"sn", s}, {"ddv_entry", cur_.ddv[f]}, {"ddv", cur_.ddv}};
+        {"cluster", place_.cluster()}, {"from", f}, {"sn", s}, {"ddv_entry", deps_.ddv()[f]}, {"ddv", deps_.ddv()}};
     ev["rollback_to"] = target ? nlohmann::ordered_json(*target) : nlohmann::ordered_json(nullptr);
     ctx.trace_event(0, "alert", ev);
     if (target) {
       ctx.trace_event(0, "cluster_rollback",
-                      {{"cluster", cluster_},
+                      {{"cluster", place_.cluster()},
                        {"to_sn", *target},
                        {"cause", "alert"},
                        {"from", f},
                        {"sn", s},
-                       {"epoch", epoch_ + 1}});
-      ctx.stats().add_cluster("hc3i.rollbacks", cluster_);
-      ctx.stats().record("hc3i.rollbacks", {{"failure", latest_failure_},
+                       {"epoch", deps_.epoch() + 1}});
+      ctx.stats().add_cluster("hc3i.rollbacks", place_.cluster());
+      ctx.stats().record("hc3i.rollbacks", {{"failure", deps_.latest_failure()},
                                             {"date", ctx.now()},
-                                            {"cluster", cluster_},
+                                            {"cluster", place_.cluster()},
                                             {"to_sn", *target},
                                             {"cause", "alert"},
                                             {"from", f}});
     }
-    broadcast(ctx, Msg::AlertBcast, b, self_);
+    place_.broadcast(ctx, Msg::AlertBcast, b, place_.self());
     on_alert_bcast(ctx, *b);
     if (target) send_alerts(ctx, *target);
   }
@@ -272,11 +253,11 @@ void Node::process_alerts(NodeContext& ctx) {
 void Node::on_alert_bcast(NodeContext& ctx, const Body& b) {
   const int f = static_cast<int>(b.get("cluster"));
   const Sn s = b.get("sn");
-  learn_rollback(f, b.get("epoch"), s);
-  if (b.get("rollback") != 0 && b.get("new_epoch") > epoch_) {
+  deps_.learn_rollback(f, b.get("epoch"), s);
+  if (b.get("rollback") != 0 && b.get("new_epoch") > deps_.epoch()) {
     replay_after_load_ = std::make_pair(f, s); // re-sent from the log that survives the rollback
     rollback_to(ctx, b.get("target"), b.get("new_epoch"),
-                fmt::format("hc3i alert ({}, {}): cluster {} back to CLC {}", f, s, cluster_, b.get("target")));
+                fmt::format("hc3i alert ({}, {}): cluster {} back to CLC {}", f, s, place_.cluster(), b.get("target")));
   } else {
     replay(ctx, f, s);
     process_inbox(ctx); // messages that waited for this alert
