@@ -8,7 +8,8 @@ namespace ckptsim::hc3i {
 Node::Node(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Shared> shared)
     : place_(layout, self)
     , options_(options)
-    , deps_(place_, std::move(shared)) {
+    , deps_(place_, std::move(shared))
+    , log_(place_, deps_) {
   wanted_.assign(static_cast<std::size_t>(place_.clusters()), 0);
 }
 
@@ -42,7 +43,7 @@ void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) 
   case Msg::ClcForce:
     return on_force(ctx, b);
   case Msg::LogAck:
-    return on_log_ack(ctx, b);
+    return log_.on_ack(ctx, b);
   case Msg::Rollback:
     return on_rollback_order(ctx, b);
   case Msg::Restarted:

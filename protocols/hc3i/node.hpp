@@ -17,6 +17,7 @@
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/hc3i/ddv.hpp"
 #include "protocols/hc3i/dependencies.hpp"
+#include "protocols/hc3i/log.hpp"
 #include "protocols/hc3i/membership.hpp"
 #include "protocols/hc3i/messages.hpp"
 #include "protocols/hc3i/state.hpp"
@@ -68,12 +69,6 @@ class Node : public Agent {
   void process_inbox(NodeContext& ctx);
   void deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb);
   void process_early_intra(NodeContext& ctx);
-  void on_log_ack(NodeContext& ctx, const Body& b);
-  void replay(NodeContext& ctx, int to_cluster, Sn s);
-  /** @brief Re-sends a logged message, under the sender cluster's epoch @p epoch. */
-  void resend(NodeContext& ctx, LogEntry& e, std::uint64_t epoch);
-  /** @brief Counts what log_ holds now (after any change to it). */
-  void count_log(NodeContext& ctx);
 
   // ---- node_recovery.cpp: failures, rollbacks, alerts ----
   void on_rollback_order(NodeContext& ctx, const Body& b);
@@ -102,11 +97,10 @@ class Node : public Agent {
   const Membership place_;
   const Options options_;
   Dependencies deps_;
+  InterClusterLog log_;
   ChannelCounts channels_; // restored by a rollback, with deps_'s SN and DDV
 
   // Volatile.
-  Log log_;
-  std::shared_ptr<const Log> log_saved_;                       // the copy the last checkpoint holds
   std::deque<std::pair<AppMessage, PayloadPtr>> inbox_;        // inter-cluster messages not delivered yet
   std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this cluster
   std::set<std::pair<int, Sn>> force_asked_;                   // forced CLCs requested since the last commit

@@ -21,8 +21,7 @@ void Node::on_app_send(NodeContext& ctx, const AppMessage& msg) {
   pb->view = deps_.known_epoch(to);
   if (options_.transitive) pb->ddv = deps_.ddv();
   pb->idx = channels_.inter_sent[msg.dst]++;
-  log_.push_back(LogEntry{msg, deps_.sn(), deps_.epoch(), to, std::nullopt, pb->ddv, 0, deps_.epoch(), pb->idx});
-  count_log(ctx);
+  log_.record(ctx, LogEntry{msg, deps_.sn(), deps_.epoch(), to, std::nullopt, pb->ddv, 0, deps_.epoch(), pb->idx});
   ctx.send_app(msg, pb);
 }
 
@@ -118,60 +117,6 @@ void Node::process_inbox(NodeContext& ctx) {
     a->ints = {{"seq", msg.seq}, {"sn", deps_.sn()}, {"epoch", deps_.epoch()}, {"sender_epoch", p.epoch}};
     ctx.send_control(msg.src, control(Msg::LogAck, a));
   }
-}
-
-void Node::on_log_ack(NodeContext& ctx, const Body& b) {
-  // An acknowledgement answers one copy: the one sent in the epoch it names (a re-executed send
-  // has the same sequence number as the undone one), and not from an execution of the receiver
-  // cluster this node already knows was rolled back.
-  for (auto& e : log_)
-    if (e.msg.seq == b.get("seq") && e.sent_epoch == b.get("sender_epoch") &&
-        b.get("epoch") >= deps_.known_epoch(e.dst_cluster)) {
-      e.ack = b.get("sn");
-      e.ack_epoch = b.get("epoch");
-      ctx.trace_event(2, "log_ack", {{"seq", e.msg.seq}, {"dst", e.msg.dst}, {"ack_sn", *e.ack}});
-      return;
-    }
-}
-
-void Node::replay(NodeContext& ctx, int to_cluster, Sn s) {
-  int found = 0;
-  for (auto& e : log_) {
-    if (e.dst_cluster != to_cluster || (e.ack && *e.ack < s)) continue;
-    e.ack.reset(); // the receiver acknowledges the new delivery
-    resend(ctx, e, e.epoch);
-    found++;
-  }
-  ctx.trace_event(2, "log_search", {{"to_cluster", to_cluster}, {"sn", s}, {"resent", found}, {"logged", log_.size()}});
-}
-
-void Node::resend(NodeContext& ctx, LogEntry& e, std::uint64_t epoch) {
-  e.sent_epoch = epoch;
-  auto pb = std::make_shared<Piggyback>();
-  pb->inter = true;
-  pb->sn = e.sn;
-  pb->epoch = epoch;
-  pb->view = deps_.known_epoch(e.dst_cluster);
-  pb->ddv = e.ddv;
-  pb->idx = e.idx;
-  ctx.resend_app(e.msg, pb);
-  ctx.stats().add_cluster("hc3i.replays", place_.cluster());
-}
-
-void Node::count_log(NodeContext& ctx) {
-  Stats& st = ctx.stats();
-  // The change against what this node was counted for: after a restart, what its dead
-  // incarnation held (its log died with it), so a restored log is not counted twice.
-  const double change = static_cast<double>(log_.size()) - st.level_of("log.entries", place_.self());
-  double bytes = 0;
-  for (const auto& e : log_) bytes += e.msg.size;
-  count_logged(st, place_.self(), static_cast<double>(log_.size()), bytes);
-  if (change == 0) return;
-  st.add_cluster("hc3i.logged", place_.cluster(), change);
-  st.max_cluster("hc3i.logged_max", place_.cluster(),
-                 st.cluster_values("hc3i.logged")[static_cast<std::size_t>(place_.cluster())]);
-  // The report's "at most 4 logged messages" is per node.
-  st.max_cluster("hc3i.logged_node_max", place_.cluster(), static_cast<double>(log_.size()));
 }
 
 } // namespace ckptsim::hc3i

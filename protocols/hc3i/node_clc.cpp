@@ -117,8 +117,7 @@ void Node::check_drained(NodeContext& ctx) {
   st.sn = part_.number;
   st.ddv = deps_.intern(deps_.base_ddv(part_.number));
   st.channels = channels_;
-  if (!log_saved_ || *log_saved_ != log_) log_saved_ = std::make_shared<const Log>(log_);
-  st.log = log_saved_;
+  st.log = log_.saved_copy();
   ctx.save_checkpoint(part_.number, ctx.snapshot(std::move(st)));
 }
 

@@ -139,13 +139,7 @@ void Node::apply_gc(NodeContext& ctx, const Body& b) {
   }
   const Sn worst = b.ddv[static_cast<std::size_t>(place_.cluster())];
   deps_.collect(ctx, worst);
-  // An acknowledgement from an epoch of the receiver cluster older than the one the collection saw
-  // tells of a delivery its rollback undid: that message is still to be re-sent on an alert.
-  std::erase_if(log_, [&](const LogEntry& e) {
-    const auto c = static_cast<std::size_t>(e.dst_cluster);
-    return e.ack && *e.ack < b.ddv[c] && e.ack_epoch == b.epochs[c];
-  });
-  count_log(ctx);
+  log_.collect(ctx, b.ddv, b.epochs);
   deps_.record_storage(ctx);
 }
 

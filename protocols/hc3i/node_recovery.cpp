@@ -114,8 +114,7 @@ void Node::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, con
     return;
   }
   ctx.restore(ctx.initial_snapshot(), reason);
-  log_.clear();
-  count_log(ctx);
+  log_.clear(ctx);
   deps_.reset();
   channels_ = ChannelCounts{};
   restored(ctx);
@@ -125,16 +124,7 @@ void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) 
   if (!loading_) return;
   const auto& st = std::any_cast<const SavedState&>(s.protocol);
   ctx.restore(s, fmt::format("hc3i rollback of cluster {} to CLC {}", place_.cluster(), number));
-  if (restarting()) {
-    // The log in volatile memory was lost with the node: the CLC's copy, whose acknowledgements
-    // may be stale (a receiver that rolled back since re-acknowledged with a newer SN): they
-    // count as not acknowledged, so that an alert re-sends them (duplicates are dropped).
-    log_ = st.log ? *st.log : Log{};
-    for (auto& e : log_) e.ack.reset();
-  } else { // the messages sent after the CLC are undone: their log entries go
-    std::erase_if(log_, [number](const LogEntry& e) { return e.sn >= number; });
-  }
-  count_log(ctx);
+  log_.restore(ctx, st, number, restarting());
   deps_.restore(st.sn, st.ddv);
   channels_ = st.channels;
   restored(ctx);
@@ -149,7 +139,7 @@ void Node::restored(NodeContext& ctx) {
   if (replay_after_load_) {
     const auto [to, s] = *replay_after_load_;
     replay_after_load_.reset();
-    replay(ctx, to, s);
+    log_.replay(ctx, to, s);
   }
   process_early_intra(ctx);
   if (held_req_) {
@@ -191,7 +181,7 @@ void Node::resend_restored_log(NodeContext& ctx) {
   // its logged messages again (receivers drop what they have), before computing again so that
   // they come first on each channel, and under the cluster's new epoch, so that a receiver
   // handles them after our alert (which may roll it back and change what it has delivered).
-  for (auto& e : log_) resend(ctx, e, deps_.epoch());
+  log_.resend_all(ctx, deps_.epoch());
 }
 
 void Node::send_alerts(NodeContext& ctx, Sn restored_sn) {
@@ -259,7 +249,7 @@ void Node::on_alert_bcast(NodeContext& ctx, const Body& b) {
     rollback_to(ctx, b.get("target"), b.get("new_epoch"),
                 fmt::format("hc3i alert ({}, {}): cluster {} back to CLC {}", f, s, place_.cluster(), b.get("target")));
   } else {
-    replay(ctx, f, s);
+    log_.replay(ctx, f, s);
     process_inbox(ctx); // messages that waited for this alert
   }
 }
