@@ -9,14 +9,15 @@ Node::Node(const FederationLayout& layout, NodeId self, Options options, std::sh
     : place_(layout, self)
     , options_(options)
     , deps_(place_, std::move(shared))
-    , log_(place_, deps_) {
+    , log_(place_, deps_)
+    , gc_(place_, deps_, log_) {
   wanted_.assign(static_cast<std::size_t>(place_.clusters()), 0);
 }
 
 void Node::on_start(NodeContext& ctx) {
   update_app(ctx); // the application starts after the cluster's initial CLC (SN 1)
   maybe_start_clc(ctx);
-  arm_gc_timer(ctx);
+  gc_.arm_timer(ctx);
 }
 
 void Node::update_app(NodeContext& ctx) {
@@ -53,13 +54,13 @@ void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) 
   case Msg::AlertBcast:
     return on_alert_bcast(ctx, b);
   case Msg::GcReq:
-    return on_gc_req(ctx, from, b);
+    return gc_.on_req(ctx, from, b);
   case Msg::GcResp:
-    return on_gc_resp(ctx, from, b);
+    return gc_.on_resp(ctx, from, b);
   case Msg::GcCollect:
-    return on_gc_collect(ctx, b);
+    return gc_.on_collect(ctx, b);
   case Msg::GcApply:
-    return apply_gc(ctx, b);
+    return gc_.apply(ctx, b);
   }
   unexpected_control("hc3i", msg);
 }
@@ -75,7 +76,7 @@ std::string Node::pending() const {
     what.push_back(fmt::format("{}: CLC {} has {} of {} READY and {} ACK", me, round_.number, round_.readies,
                                place_.members().size(), round_.acks));
   if (part_.active) what.push_back(fmt::format("{}: in CLC {} (saved: {})", me, part_.number, part_.saved));
-  if (std::string gc = pending_gc(); !gc.empty()) what.push_back(gc);
+  if (std::string gc = gc_.pending(); !gc.empty()) what.push_back(gc);
   if (waiting_order_) what.push_back(fmt::format("{}: waits for its cluster's rollback order", me));
   if (loading_) what.push_back(fmt::format("{}: loads a CLC", me));
   if (restarting()) what.push_back(fmt::format("{}: restarting", me));
@@ -86,7 +87,7 @@ std::string Node::pending() const {
 }
 
 bool Node::idle() const {
-  return !part_.active && !round_.active && !recovering() && inbox_.empty() && early_intra_.empty() && !gc_active_;
+  return !part_.active && !round_.active && !recovering() && inbox_.empty() && early_intra_.empty() && !gc_.active();
 }
 
 } // namespace ckptsim::hc3i

@@ -17,6 +17,7 @@
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/hc3i/ddv.hpp"
 #include "protocols/hc3i/dependencies.hpp"
+#include "protocols/hc3i/gc.hpp"
 #include "protocols/hc3i/log.hpp"
 #include "protocols/hc3i/membership.hpp"
 #include "protocols/hc3i/messages.hpp"
@@ -83,17 +84,6 @@ class Node : public Agent {
   void resend_restored_log(NodeContext& ctx);
   void update_app(NodeContext& ctx);
 
-  // ---- node_gc.cpp: centralized garbage collection ----
-  void start_gc(NodeContext& ctx);
-  void arm_gc_timer(NodeContext& ctx);
-  /** @brief Ends the round under way without collecting (a failure overlaps it). */
-  void abandon_gc(NodeContext& ctx);
-  std::string pending_gc() const;
-  void on_gc_req(NodeContext& ctx, NodeId from, const Body& b);
-  void on_gc_resp(NodeContext& ctx, NodeId from, const Body& b);
-  void on_gc_collect(NodeContext& ctx, const Body& b);
-  void apply_gc(NodeContext& ctx, const Body& b);
-
   const Membership place_;
   const Options options_;
   Dependencies deps_;
@@ -152,13 +142,7 @@ class Node : public Agent {
   std::optional<StoredClc> in_doubt_; // saved, acknowledged, aborted by a failure notice: committed?
   std::shared_ptr<Body> held_req_;    // a CLC request that came while loading the restored CLC
 
-  // Garbage collection (leader of cluster 0).
-  std::uint64_t gc_round_ = 0;
-  bool gc_active_ = false;
-  FailureId gc_base_ = 0;
-  std::map<int, ClcList> gc_lists_;
-  std::vector<std::uint64_t> gc_epochs_;               // each cluster's epoch when its list was gathered
-  std::map<int, std::vector<std::uint64_t>> gc_views_; // per cluster: the epochs its leader knows
+  GarbageCollector gc_;
 };
 
 } // namespace ckptsim::hc3i

@@ -13,7 +13,7 @@ namespace ckptsim::hc3i {
 
 void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
   deps_.hear_of(notice.id);
-  abandon_gc(ctx);                                                  // a leader that died before answering never will
+  gc_.abandon(ctx);                                                 // a leader that died before answering never will
   if (place_.cluster_of(notice.victim) != place_.cluster()) return; // the failed cluster's alert will tell
   failure_ = notice.id;
   if (ordered_failure_ >= notice.id) return; // the recovery leader's order came first: applied
@@ -57,7 +57,7 @@ void Node::on_restart(NodeContext& ctx, const FailureNotice& own) {
   restart_delay_.begin();
   failure_ = own.id;
   deps_.restarted(own);
-  arm_gc_timer(ctx); // the collector's timer died with it
+  gc_.arm_timer(ctx); // the collector's timer died with it
   update_app(ctx);
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", own.id}};
@@ -263,7 +263,7 @@ void Node::on_timer(NodeContext& ctx, int id) {
     timer_due_ = true;
     maybe_start_clc(ctx);
   } else if (kGcTimer.is(id)) {
-    start_gc(ctx);
+    gc_.start(ctx, failure_ != 0 || loading_ || waiting_order_ || restarting() || !alerts_.empty());
   }
 }
 

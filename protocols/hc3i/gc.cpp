@@ -6,7 +6,7 @@
  * logged messages acknowledged with an SN below the receiver cluster's worst SN. A round that
  * overlaps a failure is abandoned as soon as the collector hears of it: its lists may predate the
  * rollbacks, and a leader that died before answering never will (its GC_REQ was lost with it). */
-#include "protocols/hc3i/node.hpp"
+#include "protocols/hc3i/gc.hpp"
 
 #include <fmt/format.h>
 #include <string>
@@ -14,52 +14,51 @@
 
 namespace ckptsim::hc3i {
 
-void Node::start_gc(NodeContext& ctx) {
-  arm_gc_timer(ctx);
-  if (gc_active_ || deps_.failures_open() || failure_ != 0 || loading_ || waiting_order_ || restarting() ||
-      !alerts_.empty()) {
+void GarbageCollector::start(NodeContext& ctx, bool recovery_under_way) {
+  arm_timer(ctx);
+  if (active_ || deps_.failures_open() || recovery_under_way) {
     ctx.stats().add("hc3i.gc_skipped");
     ctx.trace_event(1, "gc_skipped", {{"reason", "a recovery is under way"}});
     return;
   }
-  gc_round_++;
-  gc_active_ = true;
-  gc_base_ = deps_.latest_failure();
-  gc_lists_.clear();
-  gc_views_.clear();
-  gc_lists_[place_.cluster()] = deps_.clcs();
-  gc_epochs_.assign(static_cast<std::size_t>(place_.clusters()), 0);
-  gc_epochs_[static_cast<std::size_t>(place_.cluster())] = deps_.epoch();
-  ctx.trace_event(2, "gc_begin", {{"round", gc_round_}});
+  round_++;
+  active_ = true;
+  base_ = deps_.latest_failure();
+  lists_.clear();
+  views_.clear();
+  lists_[place_.cluster()] = deps_.clcs();
+  epochs_.assign(static_cast<std::size_t>(place_.clusters()), 0);
+  epochs_[static_cast<std::size_t>(place_.cluster())] = deps_.epoch();
+  ctx.trace_event(2, "gc_begin", {{"round", round_}});
   for (int c = 0; c < place_.clusters(); c++) {
     if (c == place_.cluster()) continue;
     auto b = std::make_shared<Body>();
-    b->ints = {{"round", gc_round_}};
+    b->ints = {{"round", round_}};
     ctx.send_control(place_.leader_of(c), control(Msg::GcReq, b));
   }
-  if (place_.clusters() == 1) on_gc_resp(ctx, place_.self(), Body{});
+  if (place_.clusters() == 1) on_resp(ctx, place_.self(), Body{});
 }
 
-void Node::abandon_gc(NodeContext& ctx) {
-  if (!gc_active_) return;
-  gc_active_ = false;
+void GarbageCollector::abandon(NodeContext& ctx) {
+  if (!active_) return;
+  active_ = false;
   ctx.stats().add("hc3i.gc_aborted");
-  ctx.trace_event(1, "gc_aborted", {{"round", gc_round_}});
+  ctx.trace_event(1, "gc_aborted", {{"round", round_}});
 }
 
-void Node::arm_gc_timer(NodeContext& ctx) {
+void GarbageCollector::arm_timer(NodeContext& ctx) const {
   if (place_.self() == place_.leader_of(0)) kGcTimer.arm(ctx);
 }
 
-std::string Node::pending_gc() const {
-  if (!gc_active_) return {};
+std::string GarbageCollector::pending() const {
+  if (!active_) return {};
   std::vector<std::string> missing;
   for (int c = 0; c < place_.clusters(); c++)
-    if (!gc_lists_.count(c)) missing.push_back(place_.name(place_.leader_of(c)));
-  return fmt::format("GC round {} waits for {}", gc_round_, fmt::join(missing, ", "));
+    if (!lists_.count(c)) missing.push_back(place_.name(place_.leader_of(c)));
+  return fmt::format("GC round {} waits for {}", round_, fmt::join(missing, ", "));
 }
 
-void Node::on_gc_req(NodeContext& ctx, NodeId from, const Body& b) {
+void GarbageCollector::on_req(NodeContext& ctx, NodeId from, const Body& b) const {
   auto r = std::make_shared<Body>();
   r->ints = {{"round", b.get("round")}, {"failure", deps_.latest_failure()}, {"epoch", deps_.epoch()}};
   r->clcs = deps_.clcs();
@@ -67,40 +66,40 @@ void Node::on_gc_req(NodeContext& ctx, NodeId from, const Body& b) {
   ctx.send_control(from, control(Msg::GcResp, r));
 }
 
-void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
-  if (!gc_active_) return;
+void GarbageCollector::on_resp(NodeContext& ctx, NodeId from, const Body& b) {
+  if (!active_) return;
   if (from != place_.self()) {
-    if (b.get("round") != gc_round_) return;
-    if (b.get("failure") > gc_base_) { // its leader heard of a failure since the round began
-      abandon_gc(ctx);
+    if (b.get("round") != round_) return;
+    if (b.get("failure") > base_) { // its leader heard of a failure since the round began
+      abandon(ctx);
       return;
     }
-    gc_lists_[place_.cluster_of(from)] = b.clcs;
-    gc_epochs_[static_cast<std::size_t>(place_.cluster_of(from))] = b.get("epoch");
-    gc_views_[place_.cluster_of(from)] = b.epochs;
+    lists_[place_.cluster_of(from)] = b.clcs;
+    epochs_[static_cast<std::size_t>(place_.cluster_of(from))] = b.get("epoch");
+    views_[place_.cluster_of(from)] = b.epochs;
   }
-  if (static_cast<int>(gc_lists_.size()) < place_.clusters()) return;
-  if (deps_.latest_failure() > gc_base_) {
-    abandon_gc(ctx);
+  if (static_cast<int>(lists_.size()) < place_.clusters()) return;
+  if (deps_.latest_failure() > base_) {
+    abandon(ctx);
     return;
   }
   // A rollback alert a leader has not processed yet (on its way, or held while its cluster's CLC
   // goes on) takes its cluster further back than the simulated failures of worst_sns, which read
   // the lists as they are: collect only once every leader knows every cluster's epoch.
-  auto& mine = gc_views_[place_.cluster()];
+  auto& mine = views_[place_.cluster()];
   mine.clear();
   for (int c = 0; c < place_.clusters(); c++) mine.push_back(deps_.known_epoch(c));
-  for (const auto& [leader, view] : gc_views_)
+  for (const auto& [leader, view] : views_)
     for (int c = 0; c < place_.clusters(); c++) {
       const auto ci = static_cast<std::size_t>(c);
-      if (view.size() <= ci || view[ci] != gc_epochs_[ci]) {
-        abandon_gc(ctx);
+      if (view.size() <= ci || view[ci] != epochs_[ci]) {
+        abandon(ctx);
         return;
       }
     }
-  gc_active_ = false;
+  active_ = false;
   std::vector<ClcList> lists;
-  for (auto& [c, l] : gc_lists_) lists.push_back(l);
+  for (auto& [c, l] : lists_) lists.push_back(l);
   const auto worst = worst_sns(lists);
   nlohmann::ordered_json before = nlohmann::ordered_json::array(), after = nlohmann::ordered_json::array();
   for (std::size_t c = 0; c < lists.size(); c++) {
@@ -111,26 +110,26 @@ void Node::on_gc_resp(NodeContext& ctx, NodeId from, const Body& b) {
   Stats& st = ctx.stats();
   st.add("hc3i.gc_rounds");
   st.record("hc3i.gc",
-            {{"round", gc_round_}, {"date", ctx.now()}, {"before", before}, {"after", after}, {"worst_sn", worst}});
-  ctx.trace_event(0, "gc", {{"round", gc_round_}, {"before", before}, {"after", after}, {"worst_sn", worst}});
+            {{"round", round_}, {"date", ctx.now()}, {"before", before}, {"after", after}, {"worst_sn", worst}});
+  ctx.trace_event(0, "gc", {{"round", round_}, {"before", before}, {"after", after}, {"worst_sn", worst}});
   for (int c = 0; c < place_.clusters(); c++) {
     auto b2 = std::make_shared<Body>();
-    b2->ints = {{"round", gc_round_}, {"failure", gc_base_}};
+    b2->ints = {{"round", round_}, {"failure", base_}};
     b2->ddv = worst;
-    b2->epochs = gc_epochs_;
+    b2->epochs = epochs_;
     if (c == place_.cluster())
-      on_gc_collect(ctx, *b2);
+      on_collect(ctx, *b2);
     else
       ctx.send_control(place_.leader_of(c), control(Msg::GcCollect, b2));
   }
 }
 
-void Node::on_gc_collect(NodeContext& ctx, const Body& b) {
+void GarbageCollector::on_collect(NodeContext& ctx, const Body& b) {
   place_.broadcast(ctx, Msg::GcApply, std::make_shared<Body>(b), place_.self());
-  apply_gc(ctx, b);
+  apply(ctx, b);
 }
 
-void Node::apply_gc(NodeContext& ctx, const Body& b) {
+void GarbageCollector::apply(NodeContext& ctx, const Body& b) {
   // A failure since the lists were gathered, or a rollback of this cluster since.
   if (deps_.latest_failure() > b.get("failure") ||
       (!b.epochs.empty() && b.epochs[static_cast<std::size_t>(place_.cluster())] != deps_.epoch())) {
