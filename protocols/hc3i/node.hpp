@@ -8,31 +8,56 @@
  *   - after a failure, the recovery leader (the leader, or the next node when the leader failed)
  *     orders the cluster's rollback to its last CLC and, once the failed node is back, alerts the
  *     other clusters.
- * The code is split by concern: node_clc.cpp, node_app.cpp, node_recovery.cpp, node_gc.cpp. */
+ *
+ * The node is a few parts with one job each (as ns-3's TcpSocketBase with its congestion and
+ * recovery ops), so that each is read, and tested, on its own; Node itself only owns them, routes
+ * the engine's calls, messages and timers to the part they are for, and decides whether the
+ * application runs (AppGate: several parts hold it). Parts get the parts they talk to by
+ * reference at construction and call their public methods only; none reaches into another's
+ * members. The parts, and what each owns:
+ *   - Membership (membership.hpp): who is who: the cluster, its members and leader, the other
+ *     leaders, the recovery leader. Fixed.
+ *   - Dependencies (dependencies.hpp): the DDV and SN bookkeeping: the cluster's SN and DDV, its
+ *     epoch and the other clusters' rollbacks heard of (orphans), the committed CLCs stored, the
+ *     failures heard of. Decides nothing: the others read and update it.
+ *   - InterClusterLog (log.hpp): the optimistic log of inter-cluster sends, acknowledgements,
+ *     replays, the copy a CLC saves.
+ *   - Mailbox (mailbox.hpp): the application messages: piggybacks, the per-channel counts a CLC
+ *     saves, delivery or holding or dropping, the inbox, the forced-CLC requests.
+ *   - ClcParticipant (participant.hpp) and ClcLeader (leader.hpp): the two sides of a CLC; the
+ *     leader also holds what forced CLCs were asked for and the CLC timer.
+ *   - Alerts (alerts.hpp): rollback alerts: a leader's queue and decision, the broadcast, the
+ *     re-sends they cause.
+ *   - Recovery (recovery.hpp): failures, rollback orders, restarts, the CLC in doubt, restoring
+ *     a CLC and resuming.
+ *   - GarbageCollector (gc.hpp): the centralized collection rounds and their application. */
 #pragma once
 
 #include "protocols/common/index_set.hpp"
 #include "protocols/common/peer_map.hpp"
 #include "protocols/common/period_timer.hpp"
 #include "protocols/common/restart_delay.hpp"
+#include "protocols/hc3i/alerts.hpp"
+#include "protocols/hc3i/app_gate.hpp"
 #include "protocols/hc3i/ddv.hpp"
 #include "protocols/hc3i/dependencies.hpp"
 #include "protocols/hc3i/gc.hpp"
+#include "protocols/hc3i/leader.hpp"
 #include "protocols/hc3i/log.hpp"
+#include "protocols/hc3i/mailbox.hpp"
 #include "protocols/hc3i/membership.hpp"
 #include "protocols/hc3i/messages.hpp"
+#include "protocols/hc3i/participant.hpp"
+#include "protocols/hc3i/recovery.hpp"
 #include "protocols/hc3i/state.hpp"
 #include "sim/protocol/protocol.hpp"
 
-#include <deque>
-#include <map>
-#include <optional>
-#include <set>
-#include <vector>
+#include <memory>
+#include <string>
 
 namespace ckptsim::hc3i {
 
-class Node : public Agent {
+class Node : public Agent, private AppGate {
  public:
   Node(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Shared> shared);
 
@@ -51,98 +76,18 @@ class Node : public Agent {
   std::string pending() const override;
 
  private:
-  // ---- node_clc.cpp: cluster-level checkpoints (two-phase commit with a drain round) ----
-  void start_clc(NodeContext& ctx);
-  void maybe_start_clc(NodeContext& ctx);
-  void on_req(NodeContext& ctx, const Body& b);
-  void on_ready(NodeContext& ctx, NodeId from, const Body& b);
-  void on_save(NodeContext& ctx, const Body& b);
-  void check_drained(NodeContext& ctx);
-  void on_ack(NodeContext& ctx, const Body& b);
-  void on_commit(NodeContext& ctx, const Body& b);
-  void on_force(NodeContext& ctx, const Body& b);
-  /** @brief Ends the CLC under way; with @p keep_saved a participant that saved its checkpoint
-   *  keeps it in doubt (a failure notice: the leader may have committed it). */
-  void abort_clc(NodeContext& ctx, bool keep_saved = false);
-  void arm_clc_timer(NodeContext& ctx);
-
-  // ---- node_app.cpp: application messages, logging, acknowledgements ----
-  void process_inbox(NodeContext& ctx);
-  void deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb);
-  void process_early_intra(NodeContext& ctx);
-
-  // ---- node_recovery.cpp: failures, rollbacks, alerts ----
-  void on_rollback_order(NodeContext& ctx, const Body& b);
-  void on_restarted(NodeContext& ctx, NodeId from, FailureId failure);
-  void on_alert(NodeContext& ctx, const Body& b);
-  void process_alerts(NodeContext& ctx);
-  void on_alert_bcast(NodeContext& ctx, const Body& b);
-  void rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch, const std::string& reason);
-  void restored(NodeContext& ctx);
-  bool restarting() const { return restart_delay_.restarting(); }
-  void send_alerts(NodeContext& ctx, Sn restored_sn);
-  void resend_restored_log(NodeContext& ctx);
-  void update_app(NodeContext& ctx);
+  /** @brief The application runs unless a CLC, a recovery or the lack of any CLC holds it. */
+  void update_app(NodeContext& ctx) override;
 
   const Membership place_;
-  const Options options_;
   Dependencies deps_;
   InterClusterLog log_;
-  ChannelCounts channels_; // restored by a rollback, with deps_'s SN and DDV
-
-  // Volatile.
-  std::deque<std::pair<AppMessage, PayloadPtr>> inbox_;        // inter-cluster messages not delivered yet
-  std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this cluster
-  std::set<std::pair<int, Sn>> force_asked_;                   // forced CLCs requested since the last commit
-
-  // Participant side of a CLC.
-  struct Participation {
-    bool active = false;
-    Sn number = 0;
-    SharedDdv ddv; // the request's, shared by the cluster
-    bool forced = false;
-    bool drained = false; // SAVE received and every expected message delivered
-    bool saved = false;
-    PeerMap<std::uint64_t> expected;
-    bool have_expected = false;
-  } part_;
-
-  // Leader side.
-  struct Round {
-    bool active = false;
-    Sn number = 0;
-    Ddv ddv;
-    bool forced = false;
-    bool initial = false;
-    int readies = 0;
-    int acks = 0;
-    // receiver -> (sender, count) as the READYs said, in arrival order: each SAVE takes its row
-    // (filling a sender -> receiver table and reading it by column cost n^2 lookups per CLC).
-    std::map<NodeId, std::vector<std::pair<NodeId, std::uint64_t>>> to_receive;
-    double started = 0;
-  } round_;
-  Ddv wanted_; // DDV entries forced CLCs were asked for (merged into the next CLC)
-  bool clc_wanted_ = false;
-  /** @brief Some entry asked for by a forced-CLC request is in no CLC taken or under way. */
-  bool wants_forced_clc() const;
-  bool timer_due_ = false;
-
-  // Recovery.
-  bool waiting_order_ = false;                          // my cluster failed: waiting for the recovery leader's order
-  bool loading_ = false;                                // restoring a CLC
-  RestartDelay restart_delay_{kRestartTimer};           // this is a restarted node, not running yet
-  NodeId victim_ = -1;                                  // recovery leader: the failed node of this cluster
-  Sn rollback_sn_ = 0;                                  // recovery leader: where the cluster went back
-  bool alerts_due_ = false;                             // recovery leader: alert the others once the victim is back
-  FailureId failure_ = 0;                               // the failure of this cluster being recovered
-  FailureId ordered_failure_ = 0;                       // the newest failure whose rollback order this node applied
-  std::optional<std::pair<int, Sn>> replay_after_load_; // an alert's re-sends, once restored
-  std::deque<std::shared_ptr<Body>> alerts_;            // leader: alerts waiting for the CLC under way
-  std::optional<std::pair<NodeId, FailureId>> restarted_pending_; // RESTARTED before our notice
-  std::optional<StoredClc> in_doubt_; // saved, acknowledged, aborted by a failure notice: committed?
-  std::shared_ptr<Body> held_req_;    // a CLC request that came while loading the restored CLC
-
   GarbageCollector gc_;
+  Mailbox mailbox_;
+  ClcParticipant participant_;
+  ClcLeader leader_;
+  Alerts alerts_;
+  Recovery recovery_;
 };
 
 } // namespace ckptsim::hc3i

@@ -1,31 +1,32 @@
-/* Application messages under HC3I. Intra-cluster messages carry the cluster's epoch only (the
- * cluster rolls back as a whole; a message of an undone execution is dropped). Inter-cluster
- * messages carry the sender cluster's SN: a receiver whose DDV entry is smaller asks its leader
- * for a forced CLC and delivers the message after the commit; it acknowledges every delivery with
- * its SN, which the sender keeps with its optimistic log entry. */
-#include "protocols/hc3i/node.hpp"
+/* HC3I: the application messages of a node (mailbox.hpp). */
+#include "protocols/hc3i/mailbox.hpp"
+#include "protocols/hc3i/leader.hpp"
+#include "protocols/hc3i/participant.hpp"
+#include "protocols/hc3i/recovery.hpp"
+
+#include <fmt/format.h>
 
 namespace ckptsim::hc3i {
 
-void Node::on_app_send(NodeContext& ctx, const AppMessage& msg) {
+void Mailbox::on_app_send(NodeContext& ctx, const AppMessage& msg) {
   const int to = place_.cluster_of(msg.dst);
   auto pb = std::make_shared<Piggyback>();
   pb->epoch = deps_.epoch();
   if (to == place_.cluster()) {
-    channels_.sent[msg.dst]++;
+    counts_.sent[msg.dst]++;
     ctx.send_app(msg, pb);
     return;
   }
   pb->inter = true;
   pb->sn = deps_.sn();
   pb->view = deps_.known_epoch(to);
-  if (options_.transitive) pb->ddv = deps_.ddv();
-  pb->idx = channels_.inter_sent[msg.dst]++;
+  if (transitive_) pb->ddv = deps_.ddv();
+  pb->idx = counts_.inter_sent[msg.dst]++;
   log_.record(ctx, LogEntry{msg, deps_.sn(), deps_.epoch(), to, std::nullopt, pb->ddv, 0, deps_.epoch(), pb->idx});
   ctx.send_app(msg, pb);
 }
 
-void Node::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
+void Mailbox::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
   const auto& p = static_cast<const Piggyback&>(*pb);
   if (p.inter) {
     inbox_.emplace_back(msg, pb);
@@ -36,28 +37,28 @@ void Node::on_app_receive(NodeContext& ctx, const AppMessage& msg, const Payload
     ctx.stats().add("hc3i.stale_dropped");
     return;
   }
-  if (p.epoch > deps_.epoch() || loading_ || waiting_order_ || restarting()) { // after a rollback not applied here yet
+  if (p.epoch > deps_.epoch() || recovery_.state_pending()) { // after a rollback not applied here yet
     early_intra_.emplace_back(msg, pb);
     return;
   }
   deliver_intra(ctx, msg, pb);
 }
 
-void Node::deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
-  channels_.received[msg.src]++;
+void Mailbox::deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
+  counts_.received[msg.src]++;
   ctx.deliver(msg, pb);
-  check_drained(ctx);
+  participant_.check_drained(ctx);
 }
 
-void Node::process_early_intra(NodeContext& ctx) {
+void Mailbox::process_early_intra(NodeContext& ctx) {
   auto early = std::move(early_intra_);
   early_intra_.clear();
   for (auto& [msg, pb] : early) on_app_receive(ctx, msg, pb);
 }
 
-void Node::process_inbox(NodeContext& ctx) {
+void Mailbox::process_inbox(NodeContext& ctx) {
   while (!inbox_.empty()) {
-    if (part_.active || loading_ || waiting_order_ || restarting()) return; // queued until the commit / rollback
+    if (participant_.active() || recovery_.state_pending()) return; // queued until the commit / rollback
     const AppMessage msg = inbox_.front().first;
     const PayloadPtr pb = inbox_.front().second;
     const auto& p = static_cast<const Piggyback&>(*pb);
@@ -81,13 +82,11 @@ void Node::process_inbox(NodeContext& ctx) {
     }
     // Delivered already (a re-send): by its channel index, not by order, since a sender's
     // rendezvous messages may leave out of order (a later one of another tag first).
-    if (auto d = channels_.inter_delivered.find(msg.src);
-        d != channels_.inter_delivered.end() && d->second.contains(p.idx)) {
+    if (auto d = counts_.inter_delivered.find(msg.src);
+        d != counts_.inter_delivered.end() && d->second.contains(p.idx)) {
       inbox_.pop_front();
       ctx.stats().add("hc3i.duplicates_dropped");
-      auto a = std::make_shared<Body>();
-      a->ints = {{"seq", msg.seq}, {"sn", deps_.sn()}, {"epoch", deps_.epoch()}, {"sender_epoch", p.epoch}};
-      ctx.send_control(msg.src, control(Msg::LogAck, a));
+      acknowledge(ctx, msg, p.epoch);
       continue;
     }
     if (needs_forced_clc(deps_.ddv(), from, p.sn)) {
@@ -104,19 +103,33 @@ void Node::process_inbox(NodeContext& ctx) {
         f->ints = {{"cluster", static_cast<std::uint64_t>(from)}, {"sn", p.sn}};
         f->ddv = p.ddv;
         if (place_.is_leader())
-          on_force(ctx, *f);
+          leader_.on_force(ctx, *f);
         else
           ctx.send_control(place_.leader(), control(Msg::ClcForce, f));
       }
       return;
     }
     inbox_.pop_front();
-    channels_.inter_delivered[msg.src].insert(p.idx);
+    counts_.inter_delivered[msg.src].insert(p.idx);
     ctx.deliver(msg, pb);
-    auto a = std::make_shared<Body>();
-    a->ints = {{"seq", msg.seq}, {"sn", deps_.sn()}, {"epoch", deps_.epoch()}, {"sender_epoch", p.epoch}};
-    ctx.send_control(msg.src, control(Msg::LogAck, a));
+    acknowledge(ctx, msg, p.epoch);
   }
+}
+
+void Mailbox::acknowledge(NodeContext& ctx, const AppMessage& msg, std::uint64_t sender_epoch) const {
+  auto a = std::make_shared<Body>();
+  a->ints = {{"seq", msg.seq}, {"sn", deps_.sn()}, {"epoch", deps_.epoch()}, {"sender_epoch", sender_epoch}};
+  ctx.send_control(msg.src, control(Msg::LogAck, a));
+}
+
+void Mailbox::drop_inbox() {
+  inbox_.clear();
+  force_asked_.clear();
+}
+
+std::string Mailbox::pending() const {
+  if (inbox_.empty()) return {};
+  return fmt::format("{}: {} inter-cluster message(s) held", place_.name(place_.self()), inbox_.size());
 }
 
 } // namespace ckptsim::hc3i
