@@ -1,45 +1,42 @@
-/* HC3I node: identity, message dispatch, what holds the application back. */
+/* HC3I node: its parts, the routing of the engine's calls to them, what holds the application. */
 #include "protocols/hc3i/node.hpp"
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace ckptsim::hc3i {
 
 Node::Node(const FederationLayout& layout, NodeId self, Options options, std::shared_ptr<Shared> shared)
-    : layout_(layout)
-    , self_(self)
-    , cluster_(layout.cluster_of(self))
-    , clusters_(layout.num_clusters())
-    , options_(options)
-    , shared_(std::move(shared)) {
-  const auto& cl = layout.cluster(cluster_);
-  for (int i = 0; i < cl.size; i++) members_.push_back(cl.first + i);
-  leader_ = cl.first;
-  cur_.ddv = shared_->ddvs.intern(Ddv(static_cast<std::size_t>(clusters_), 0));
-  wanted_.assign(static_cast<std::size_t>(clusters_), 0);
-  rollbacks_.resize(static_cast<std::size_t>(clusters_));
-}
-
-NodeId Node::leader_of(int cluster) const { return layout_.cluster(cluster).first; }
-
-NodeId Node::recovery_leader(NodeId victim) const {
-  const NodeId leader = leader_of(layout_.cluster_of(victim));
-  return victim == leader ? leader + 1 : leader;
-}
-
-void Node::broadcast(NodeContext& ctx, Msg kind, const std::shared_ptr<Body>& b, NodeId except) {
-  for (NodeId m : members_)
-    if (m != except) ctx.send_control(m, control(kind, b));
-}
+    : place_(layout, self)
+    , deps_(place_, std::move(shared))
+    , log_(place_, deps_)
+    , gc_(place_, deps_, log_)
+    , mailbox_(place_, deps_, options, log_, participant_, leader_, recovery_)
+    , participant_(place_, deps_, log_, mailbox_, leader_, *this)
+    , leader_(place_, deps_, participant_, recovery_, alerts_)
+    , alerts_(place_, deps_, log_, mailbox_, participant_, leader_, recovery_)
+    , recovery_(place_, deps_, log_, mailbox_, participant_, leader_, alerts_, *this) {}
 
 void Node::on_start(NodeContext& ctx) {
   update_app(ctx); // the application starts after the cluster's initial CLC (SN 1)
-  maybe_start_clc(ctx);
-  arm_gc_timer(ctx);
+  leader_.maybe_start(ctx);
+  gc_.arm_timer(ctx);
+}
+
+void Node::on_restart(NodeContext& ctx, const FailureNotice& own) {
+  gc_.arm_timer(ctx); // the collector's timer died with it
+  recovery_.on_restart(ctx, own);
+}
+
+void Node::on_app_send(NodeContext& ctx, const AppMessage& msg) { mailbox_.on_app_send(ctx, msg); }
+
+void Node::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
+  mailbox_.on_app_receive(ctx, msg, pb);
 }
 
 void Node::update_app(NodeContext& ctx) {
-  const bool hold = part_.active || waiting_order_ || loading_ || restarting() || failure_ != 0 || cur_.sn == 0;
+  const bool hold = participant_.active() || recovery_.busy() || deps_.sn() == 0;
   if (hold)
     ctx.pause_app();
   else
@@ -50,62 +47,73 @@ void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) 
   const Body& b = body(msg);
   switch (control_kind<Msg>(msg)) {
   case Msg::ClcReq:
-    return on_req(ctx, b);
+    if (recovery_.hold_request(b)) return;
+    return participant_.on_req(ctx, b);
   case Msg::ClcReady:
-    return on_ready(ctx, from, b);
+    return leader_.on_ready(ctx, from, b);
   case Msg::ClcSave:
-    return on_save(ctx, b);
+    return participant_.on_save(ctx, b);
   case Msg::ClcAck:
-    return on_ack(ctx, b);
+    return leader_.on_ack(ctx, b);
   case Msg::ClcCommit:
-    return on_commit(ctx, b);
+    return participant_.on_commit(ctx, b);
   case Msg::ClcForce:
-    return on_force(ctx, b);
+    return leader_.on_force(ctx, b);
   case Msg::LogAck:
-    return on_log_ack(ctx, b);
+    return log_.on_ack(ctx, b);
   case Msg::Rollback:
-    return on_rollback_order(ctx, b);
+    return recovery_.on_rollback_order(ctx, b);
   case Msg::Restarted:
-    return on_restarted(ctx, from, b.get("failure"));
+    return recovery_.on_restarted(ctx, from, b.get("failure"));
   case Msg::Alert:
-    return on_alert(ctx, b);
+    return alerts_.on_alert(ctx, b);
   case Msg::AlertBcast:
-    return on_alert_bcast(ctx, b);
+    return alerts_.on_bcast(ctx, b);
   case Msg::GcReq:
-    return on_gc_req(ctx, from, b);
+    return gc_.on_req(ctx, from, b);
   case Msg::GcResp:
-    return on_gc_resp(ctx, from, b);
+    return gc_.on_resp(ctx, from, b);
   case Msg::GcCollect:
-    return on_gc_collect(ctx, b);
+    return gc_.on_collect(ctx, b);
   case Msg::GcApply:
-    return apply_gc(ctx, b);
+    return gc_.apply(ctx, b);
   }
   unexpected_control("hc3i", msg);
 }
 
-bool Node::recovering() const {
-  return waiting_order_ || loading_ || restarting() || failure_ != 0 || alerts_due_ || !alerts_.empty();
+void Node::on_timer(NodeContext& ctx, int id) {
+  if (recovery_.on_timer(ctx, id)) return;
+  if (kClcTimer.is(id))
+    leader_.on_timer(ctx);
+  else if (kGcTimer.is(id))
+    gc_.start(ctx, recovery_.busy() || alerts_.holding());
 }
+
+void Node::on_saved(NodeContext& ctx, std::uint64_t number) { participant_.on_saved(ctx, number); }
+
+void Node::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) { recovery_.on_loaded(ctx, number, s); }
+
+void Node::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
+  gc_.abandon(ctx); // a leader that died before answering never will
+  recovery_.on_failure_detected(ctx, notice);
+}
+
+void Node::on_node_back(NodeContext& ctx, const FailureNotice& notice) { recovery_.on_node_back(ctx, notice); }
+
+bool Node::recovering() const { return recovery_.recovering() || alerts_.holding(); }
 
 std::string Node::pending() const {
   std::vector<std::string> what;
-  const std::string me = layout_.host_name(self_);
-  if (round_.active)
-    what.push_back(fmt::format("{}: CLC {} has {} of {} READY and {} ACK", me, round_.number, round_.readies,
-                               members_.size(), round_.acks));
-  if (part_.active) what.push_back(fmt::format("{}: in CLC {} (saved: {})", me, part_.number, part_.saved));
-  if (std::string gc = pending_gc(); !gc.empty()) what.push_back(gc);
-  if (waiting_order_) what.push_back(fmt::format("{}: waits for its cluster's rollback order", me));
-  if (loading_) what.push_back(fmt::format("{}: loads a CLC", me));
-  if (restarting()) what.push_back(fmt::format("{}: restarting", me));
-  if (alerts_due_) what.push_back(fmt::format("{}: will alert once {} is back", me, layout_.host_name(victim_)));
-  if (!alerts_.empty()) what.push_back(fmt::format("{}: {} alert(s) to handle", me, alerts_.size()));
-  if (!inbox_.empty()) what.push_back(fmt::format("{}: {} inter-cluster message(s) held", me, inbox_.size()));
+  for (std::string s : {leader_.pending(), participant_.pending(), gc_.pending()})
+    if (!s.empty()) what.push_back(std::move(s));
+  recovery_.pending(what);
+  for (std::string s : {alerts_.pending(), mailbox_.pending()})
+    if (!s.empty()) what.push_back(std::move(s));
   return fmt::format("{}", fmt::join(what, "; "));
 }
 
 bool Node::idle() const {
-  return !part_.active && !round_.active && !recovering() && inbox_.empty() && early_intra_.empty() && !gc_active_;
+  return !participant_.active() && !leader_.active() && !recovering() && mailbox_.empty() && !gc_.active();
 }
 
 } // namespace ckptsim::hc3i

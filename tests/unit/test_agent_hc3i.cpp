@@ -1,7 +1,7 @@
 /* Agent-level tests of HC3I on fake nodes (no SimGrid): the decisions of SPEC 3.4 (HC3I report
  * sections 3-4), computed by hand. Clusters of 2 nodes unless said: c0 = {0, 1}, c1 = {2, 3},
  * c2 = {4, 5}, each led by its first node.
- *   - A CLC is a two-phase commit with a drain round (protocols/hc3i/node_clc.cpp): CLC_REQ,
+ *   - A CLC is a two-phase commit with a drain round (protocols/hc3i/leader.hpp): CLC_REQ,
  *     CLC_READY, CLC_SAVE, CLC_ACK, CLC_COMMIT, one of each per non-leader: 5 (n - 1) messages.
  *   - An inter-cluster message from cluster i carrying SN s forces a CLC in the receiving cluster
  *     j iff s > DDV_j[i]; it is delivered after that CLC commits, and acknowledged with the SN
