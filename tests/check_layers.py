@@ -13,7 +13,10 @@
   (d) the engine knows no command: no file under sim/ outside sim/cli/ includes sim/cli/;
   (e) the walk-through examples (tests/examples/) follow the rules of what they are: a protocol
       (it registers a ProtocolRegistration) as in (b), its own folder being tests/examples/; an
-      application kind or a storage model (it registers one) as in (c).
+      application kind or a storage model (it registers one) as in (c);
+  (f) no include cycle between the folders of sim/ (sim/<x>, each counted with its sub-folders):
+      the folders form layers, each building on those below (reported once per cycle, at its
+      first include in path order, naming every include that makes it).
 Kinds are the folders sim/app/<x>/ whose kind.cpp registers an ApplicationKindRegistration, models
 the folders sim/storage/<x>/, protocols the folders protocols/<x>/ but common: none is listed here.
 An include is of the project when its path starts with sim/, protocols/ or tests/ (quoted or
@@ -158,7 +161,57 @@ def check(root):
             check_protocol_file(path, lines, "tests/examples", "e", violations)
         if "ApplicationKindRegistration" in text or "StorageModelRegistration" in text:
             check_plugin_file(path, lines, None, kinds, models, "e", violations)
+
+    # (f): the folders of sim/ form layers.
+    violations += folder_cycles(root)
     return plugins, violations
+
+
+def folder_cycles(root):
+    """One violation per include cycle between the folders of sim/ (strongly connected components
+    of the graph of includes between sim/<x> folders)."""
+    top = lambda path: "/".join(path.split("/")[:2])
+    graph, edges = {}, {}
+    for path in sources(root, "sim"):
+        for number, target, line in includes(read_lines(root, path)):
+            if not under(target, "sim") or len(target.split("/")) < 3 or top(path) == top(target):
+                continue
+            graph.setdefault(top(path), set()).add(top(target))
+            edges.setdefault((top(path), top(target)), []).append((path, number, line))
+    index, low, stack, on_stack, found = {}, {}, [], set(), []
+
+    def visit(v):  # Tarjan's algorithm; the graph has a few tens of folders
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    violations = []
+    for component in found:
+        inside = sorted(e for (a, b), es in edges.items() if a in component and b in component for e in es)
+        path, number, line = inside[0]
+        shown = "; ".join(f"{p}:{n}" for p, n, _ in inside[:8]) + (f" (+{len(inside) - 8} more)" if len(inside) > 8 else "")
+        why = "include cycle between " + ", ".join(component) + ": " + shown
+        violations.append(("f", path, number, line, why))
+    return violations
 
 
 def report(root):
@@ -175,6 +228,7 @@ def report(root):
 CLEAN_TREE = {
     "sim/protocol/protocol.hpp": '#include "sim/net/envelope.hpp"\n',
     "sim/net/envelope.hpp": "#include <vector>\n",
+    "sim/units/units.hpp": "",
     "sim/engine/run.cpp": '#include "sim/protocol/protocol.hpp"\n#include "sim/storage/model.hpp"\n'
                           '#include "sim/app/kind.hpp"\n',
     "sim/cli/main.cpp": '#include "sim/cli/commands.hpp"\n#include "sim/engine/run.hpp"\n',
@@ -215,9 +269,10 @@ VIOLATIONS = [
     ("c", "sim/storage/near/near.cpp", '#include "sim/storage/far/far.hpp"\n'),
     ("c", "sim/storage/near/near.cpp", '#include "sim/app/beta/workload.hpp"\n'),
     ("c", "sim/engine/run.cpp", '#include "sim/app/alpha/workload.hpp"\n'),
-    ("d", "sim/engine/run.cpp", '#include "sim/cli/commands.hpp"\n'),
+    ("d", "sim/units/units.hpp", '#include "sim/cli/commands.hpp"\n'),  # from the engine, it would be a cycle too
     ("e", "tests/examples/example_protocol.cpp", '#include "sim/net/envelope.hpp"\n'),
     ("e", "tests/examples/example_kind.cpp", '#include "sim/storage/near/near.hpp"\n'),
+    ("f", "sim/net/envelope.hpp", '#include "sim/protocol/protocol.hpp"\n'),
 ]
 
 

@@ -10,6 +10,7 @@
 #include "sim/config/input_error.hpp"
 #include "sim/engine/run.hpp"
 #include "sim/platform/platform.hpp"
+#include "sim/scenario/readers.hpp"
 
 #include <boost/program_options.hpp>
 #include <fmt/format.h>

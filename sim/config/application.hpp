@@ -31,13 +31,4 @@ struct Application {
   }
 };
 
-/** @brief Reads and validates an application document against the topology's cluster names: the
- *  kind's own fields are read by the kind's parser (sim/app/kind.hpp). */
-Application parse_application(const json& doc, const std::string& file, const Topology& topology);
-
-/** @brief The network model runs of this application use by default: its kind's
- *  (ApplicationKindInfo::network_model); "CM02" when the document names no known kind (parsing it
- *  reports that). Read before the platform exists, which parsing needs. */
-std::string default_network_model(const json& doc);
-
 } // namespace ckptsim

@@ -92,9 +92,6 @@ struct Topology {
   int cluster_index(const std::string& name) const; // -1 when unknown
 };
 
-/** @brief Reads and validates a topology document. @p base_dir resolves relative file names. */
-Topology parse_topology(const json& doc, const std::string& file, const std::string& base_dir);
-
 /** @brief Reads a link {"latency": d, "bandwidth": b}. */
 LinkSpec parse_link(const json& j, const Where& at);
 

@@ -2,6 +2,7 @@
 
 #include "sim/engine/watchdog.hpp"
 #include "sim/node/node_runtime.hpp"
+#include "sim/scenario/readers.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>

@@ -1,6 +1,6 @@
 /* Contract (see protocol.hpp): what a protocol may ask of the storage placement while it is set up,
- * answered from the storage models' registry (sim/storage/model.hpp) without reaching a model's
- * folder: how many saves of a node to keep, and on which nodes a model puts a node's copies.
+ * answered from the storage models' registry (sim/storage/protocol_queries.cpp) without reaching a
+ * model's folder: how many saves of a node to keep, and on which nodes a model puts a node's copies.
  * Saving and loading go through NodeContext (save_checkpoint, load_checkpoint...), which uses the
  * model each cluster actually has. */
 #pragma once

@@ -16,6 +16,7 @@
 #include "sim/cli/scenario.hpp"
 #include "sim/config/topology.hpp"
 #include "sim/platform/platform.hpp"
+#include "sim/scenario/readers.hpp"
 
 #include <simgrid/s4u.hpp>
 

@@ -6,6 +6,7 @@
  * exactly as its explicit equivalent. */
 #include "sim/config/topology.hpp"
 #include "sim/platform/platform.hpp"
+#include "sim/scenario/readers.hpp"
 #include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 

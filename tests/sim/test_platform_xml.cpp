@@ -5,6 +5,7 @@
  * a forked child: SimGrid's engine is process-global. */
 #include "sim/config/input_error.hpp"
 #include "sim/platform/platform.hpp"
+#include "sim/scenario/readers.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>

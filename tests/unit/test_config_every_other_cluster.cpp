@@ -5,6 +5,7 @@
 #include "sim/app/stochastic/spec.hpp"
 #include "sim/config/application.hpp"
 #include "sim/config/topology.hpp"
+#include "sim/scenario/readers.hpp"
 
 #include <gtest/gtest.h>
 

@@ -4,6 +4,7 @@
  * workload otherwise (a platform XML). */
 #include "sim/app/stencil/workload.hpp"
 #include "sim/config/application.hpp"
+#include "sim/scenario/readers.hpp"
 
 #include <gtest/gtest.h>
 

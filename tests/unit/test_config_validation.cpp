@@ -10,6 +10,7 @@
 #include "sim/config/topology.hpp"
 #include "sim/failures/trace/trace.hpp"
 #include "sim/failures/weibull/weibull.hpp"
+#include "sim/scenario/readers.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,6 +7,7 @@
 #include "sim/protocol/dataflow.hpp"
 #include "sim/protocol/errors.hpp"
 #include "sim/protocol/storage.hpp"
+#include "sim/scenario/readers.hpp"
 #include "tests/support/app_inputs.hpp"
 #include "tests/support/fake_node.hpp"
 

@@ -8,6 +8,7 @@
 #include "tests/support/app_inputs.hpp"
 
 #include "sim/config/input_error.hpp"
+#include "sim/scenario/readers.hpp"
 
 #include <gtest/gtest.h>
 

@@ -6,6 +6,7 @@
 #include "sim/app/mpi_trace/workload.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/config/topology.hpp"
+#include "sim/scenario/readers.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>

@@ -9,6 +9,7 @@
 #include "sim/config/timers.hpp"
 #include "sim/failures/source.hpp"
 #include "sim/protocol/protocol.hpp"
+#include "sim/scenario/readers.hpp"
 #include "sim/storage/model.hpp"
 #include "sim/storage/replicated/scheme.hpp"
 #include "tests/support/app_inputs.hpp"

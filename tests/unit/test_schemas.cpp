@@ -11,6 +11,7 @@
 #include "sim/config/topology.hpp"
 #include "sim/failures/source.hpp"
 #include "sim/platform/layout.hpp"
+#include "sim/scenario/readers.hpp"
 
 #include <gtest/gtest.h>
 

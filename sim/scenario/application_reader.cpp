@@ -1,4 +1,7 @@
-#include "sim/config/application.hpp"
+/* The application file's reader (SPEC 2.2): "kind" and "deterministic", then the registered
+ * application kind's own parser (sim/app/kind.hpp). Above sim/app, so that sim/config does not
+ * depend on the application kinds that build on it. */
+#include "sim/scenario/readers.hpp"
 
 #include "sim/app/kind.hpp"
 

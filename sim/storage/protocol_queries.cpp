@@ -1,3 +1,6 @@
+/* The storage layer's answers to what the contract lets a protocol ask of the placement
+ * (sim/protocol/storage.hpp): here rather than in sim/protocol, so that the contract depends on
+ * no storage code (the checkpoint store, in turn, stores the contract's Snapshot). */
 #include "sim/protocol/storage.hpp"
 
 #include "sim/storage/model.hpp"
