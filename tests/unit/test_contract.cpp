@@ -53,7 +53,7 @@ class PairWorkload : public PlainWorkload, public DataflowApplication {
 };
 
 // Two clusters: c0 of 4 nodes (0-3) and c1 of 1 node (4), with @p storage as the topology's.
-Topology two_clusters(const json& storage = nullptr) {
+Topology contract_two_clusters(const json& storage = nullptr) {
   json t = json::parse(R"({
     "clusters": [{"name": "c0", "nodes": 4, "san": {"latency": 0, "bandwidth": 1e9}},
                  {"name": "c1", "nodes": 1, "san": {"latency": 0, "bandwidth": 1e9}}],
@@ -137,7 +137,7 @@ TEST(DataflowApplication, ProtocolsThatNeedAGraphTakeAnyKindWithOne) {
 }
 
 TEST(ContractStorage, HolderNodesAreTheNamedModelsNodes) {
-  const Topology topology = two_clusters();
+  const Topology topology = contract_two_clusters();
   const FederationLayout layout(topology);
   ProtocolSetup setup;
   setup.layout = &layout;
@@ -152,8 +152,8 @@ TEST(ContractStorage, HolderNodesAreTheNamedModelsNodes) {
 }
 
 TEST(ContractStorage, DepthIsTheLargestAmongTheModelsUsed) {
-  const Topology plain = two_clusters();
-  const Topology replicated = two_clusters(json{{"model", "replicated"}, {"copies", 1}, {"depth", 3}});
+  const Topology plain = contract_two_clusters();
+  const Topology replicated = contract_two_clusters(json{{"model", "replicated"}, {"copies", 1}, {"depth", 3}});
   ProtocolSetup setup;
   setup.topology = &plain;
   EXPECT_EQ(storage_depth(setup, "servers"), 1);
