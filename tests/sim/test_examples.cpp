@@ -2,7 +2,10 @@
  * users' own modules would. The example protocol "test-restart" applies the policy of the
  * protocol "none" (global restart from the initial state) in its own code: under the same
  * failures both must take the same decisions, so every figure of the two runs is equal. */
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
+
+#include <fmt/format.h>
 
 #include <gtest/gtest.h>
 
@@ -34,4 +37,36 @@ TEST(Examples, RestartProtocolRecoversAsNoneDoes) {
     runs_with_failures += e["failures"].get<int>() > 0;
   }
   EXPECT_GT(runs_with_failures, 20);
+}
+
+// The example storage model "test-mirror" (tests/examples/mirror_storage.cpp), chosen by a
+// topology like a shipped one: every save's copy lands on the node at the same position in the
+// next cluster, and coordinated checkpointing recovers through it under failures.
+TEST(Examples, MirrorStorageModelPlacesEachCopyInTheNextCluster) {
+  int recovered = 0;
+  for (int seed = 1; seed <= 10; seed++) {
+    json topo = small_topology(2, 3, 80.0);
+    topo["storage"] = {{"model", "test-mirror"}};
+    RunConfig c =
+        make_config(topo, small_application(2, 1.0, 100.0, 0.5, 0.2), {{"default", {{"checkpoint_period", 10}}}});
+    c.options.seed = static_cast<std::uint64_t>(seed);
+    c.options.end_date = 10000;
+    c.options.protocol = "coordinated";
+    c.options.trace_file = temp_path("mirror.jsonl");
+    c.options.trace_level = 1;
+    auto r = run_in_child(c);
+    ASSERT_EQ(r.exit_status, 0) << "seed " << seed << ": " << r.error;
+    EXPECT_EQ(r.document["results"]["status"], "completed") << "seed " << seed;
+    EXPECT_EQ(r.document["results"]["consistency"]["violations"].get<int>(), 0) << "seed " << seed;
+    EXPECT_EQ(r.document["run"]["storage"], "test-mirror");
+    const auto saves = trace_events(c.options.trace_file, "ckpt_save");
+    ASSERT_FALSE(saves.empty()) << "seed " << seed;
+    for (const auto& e : saves) {
+      const int node = e["node"].get<int>();
+      const std::string mirror = fmt::format("c{}-{}", 1 - node / 3, node % 3);
+      EXPECT_EQ(e["copies"], json::array({mirror})) << "seed " << seed << ", node " << node;
+    }
+    recovered += r.document["results"]["failures"].get<int>() > 0;
+  }
+  EXPECT_GT(recovered, 5); // most runs recover from at least one failure through the mirrors
 }
