@@ -35,13 +35,14 @@ void Node::on_app_receive(NodeContext& ctx, const AppMessage& msg, const Payload
   mailbox_.on_app_receive(ctx, msg, pb);
 }
 
-void Node::update_app(NodeContext& ctx) {
-  const bool hold = participant_.active() || recovery_.busy() || deps_.sn() == 0;
-  if (hold)
+void gate_app(NodeContext& ctx, const ClcParticipant& participant, const Recovery& recovery, const Dependencies& deps) {
+  if (participant.active() || recovery.busy() || deps.sn() == 0)
     ctx.pause_app();
   else
     ctx.resume_app();
 }
+
+void Node::update_app(NodeContext& ctx) { gate_app(ctx, participant_, recovery_, deps_); }
 
 void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
   const Body& b = body(msg);

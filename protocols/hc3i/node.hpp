@@ -90,4 +90,8 @@ class Node : public Agent, private AppGate {
   Recovery recovery_;
 };
 
+/** @brief The application runs unless a CLC is under way on this node, a recovery is, or the
+ *  cluster's initial CLC (SN 1) is not committed yet: pauses or resumes it accordingly. */
+void gate_app(NodeContext& ctx, const ClcParticipant& participant, const Recovery& recovery, const Dependencies& deps);
+
 } // namespace ckptsim::hc3i

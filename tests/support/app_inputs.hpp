@@ -6,6 +6,8 @@
 #include "sim/config/topology.hpp"
 #include "sim/platform/layout.hpp"
 
+#include <string>
+
 namespace ckptsim::test_support {
 
 /** One cluster "c0" of @p nodes nodes, the other fields at their defaults. */
@@ -15,6 +17,18 @@ inline Topology one_cluster(int nodes) {
   c.name = "c0";
   c.nodes = nodes;
   t.clusters.push_back(c);
+  return t;
+}
+
+/** @p clusters clusters of @p nodes nodes each, named c0, c1...: node n is in c(n / nodes). */
+inline Topology clusters_of(int clusters, int nodes) {
+  Topology t;
+  for (int c = 0; c < clusters; c++) {
+    ClusterSpec spec;
+    spec.name = "c" + std::to_string(c);
+    spec.nodes = nodes;
+    t.clusters.push_back(spec);
+  }
   return t;
 }
 

@@ -12,6 +12,7 @@
  *     acknowledged with an SN >= s, or not at all. */
 #include "protocols/hc3i/messages.hpp"
 #include "protocols/hc3i/node.hpp"
+#include "tests/support/app_inputs.hpp"
 #include "tests/support/fake_node.hpp"
 
 #include <gtest/gtest.h>
@@ -24,17 +25,7 @@ namespace {
 using test_support::FakeFederation;
 using test_support::WireMessage;
 
-/** @p clusters clusters of @p nodes nodes each, named c0, c1... */
-Topology hc3i_federation(int clusters, int nodes) {
-  Topology t;
-  for (int c = 0; c < clusters; c++) {
-    ClusterSpec spec;
-    spec.name = "c" + std::to_string(c);
-    spec.nodes = nodes;
-    t.clusters.push_back(spec);
-  }
-  return t;
-}
+Topology hc3i_federation(int clusters, int nodes) { return test_support::clusters_of(clusters, nodes); }
 
 std::size_t hc3i_count(const std::vector<FakeFederation::Delivered>& log, const std::string& type) {
   return std::count_if(log.begin(), log.end(), [&](const auto& d) { return d.type == type; });

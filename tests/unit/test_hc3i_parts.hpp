@@ -6,6 +6,7 @@
 
 #include "protocols/hc3i/messages.hpp"
 #include "protocols/hc3i/node.hpp"
+#include "tests/support/app_inputs.hpp"
 #include "tests/support/fake_node.hpp"
 
 #include <memory>
@@ -13,18 +14,8 @@
 
 namespace ckptsim::hc3i_test {
 
-/** @p clusters clusters of @p nodes nodes each, named c0, c1...: node n is c(n / nodes), each
- *  cluster led by its first node. */
-inline Topology federation(int clusters, int nodes) {
-  Topology t;
-  for (int c = 0; c < clusters; c++) {
-    ClusterSpec spec;
-    spec.name = "c" + std::to_string(c);
-    spec.nodes = nodes;
-    t.clusters.push_back(spec);
-  }
-  return t;
-}
+/** @p clusters clusters of @p nodes nodes each (each cluster led by its first node). */
+inline Topology federation(int clusters, int nodes) { return test_support::clusters_of(clusters, nodes); }
 
 /** @brief Node @p self's parts. The application gate holds the application as Node does and
  *  counts its calls. */
@@ -42,10 +33,7 @@ struct Parts : hc3i::AppGate {
 
   void update_app(NodeContext& ctx) override {
     gate_calls++;
-    if (participant.active() || recovery.busy() || deps.sn() == 0)
-      ctx.pause_app();
-    else
-      ctx.resume_app();
+    hc3i::gate_app(ctx, participant, recovery, deps);
   }
 
   hc3i::Membership place;
