@@ -103,12 +103,12 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                                  "\"protocol\", which defers)",
                                  info.name));
 
-  check_storage();
+  storage_.check(protocol_.module->default_storage());
 
   const int endpoints = num_endpoints();
   observe_.reset(endpoints, num_nodes(), platform_.layout.num_clusters());
   endpoints_.reset(endpoints, num_nodes());
-  network_.rendezvous.resize(endpoints);
+  rendezvous_.reset(endpoints, *workload_);
   ending_.termination.reset(num_nodes(), endpoints);
   ending_.stall_limit = inputs_.config.options.stall_limit >= 0
                             ? inputs_.config.options.stall_limit
@@ -118,80 +118,16 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                                                   inputs_.topology.failures.restart_overhead);
   init_placement();
   try {
-    network_.proxy_mode = CommProxies::mode_from_environment();
+    wire_.set_proxy_mode(CommProxies::mode_from_environment());
   } catch (const std::invalid_argument& e) {
     throw InputError("environment", "CKPTSIM_COMM_PROXIES", e.what());
   }
   plan_contexts_for_run();
 }
 
-sg4::Host* Run::host_of(NodeId endpoint) const {
-  return endpoint < num_nodes() ? platform_.hosts[endpoints_.host_index[endpoint]] : platform_.controller;
-}
-
 std::string Run::endpoint_name(NodeId endpoint) const {
   return endpoint < num_nodes() ? platform_.layout.host_name(endpoint)
                                 : protocol_.services[endpoint - num_nodes()].name;
-}
-
-sg4::Mailbox* Run::mailbox(NodeId endpoint, Incarnation inc) const {
-  return sg4::Mailbox::by_name(fmt::format("n{}@{}", endpoint, inc));
-}
-
-std::pair<std::uint64_t, sg4::CommPtr> Run::post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) {
-  if (!alive(env->src, env->src_inc)) { // sent by a dead incarnation: it crashed before it could send
-    observe_.stats.add("net.lost_from_down");
-    return {0, nullptr};
-  }
-  if (!endpoints_.up[env->dst]) { // sent to a crashed node: lost, as in a real crash
-    observe_.stats.add("net.lost_to_down");
-    return {0, nullptr};
-  }
-  const double bytes = env->bytes;
-  const NodeId dst = env->dst;
-  Envelope* raw = env.get();
-  // On the wire before any SimGrid call: Mailbox::by_name and put_async yield to other actors,
-  // which must not find an empty wire and end the run while this message is being sent.
-  const std::uint64_t id = network_.wire.add(std::move(env));
-  note_wire();
-  observe_.paje.link_start(sg4::Engine::get_clock(),
-                           raw->kind == Envelope::Kind::App ? PajeWriter::LinkKind::App : PajeWriter::LinkKind::Control,
-                           raw->src, dst, id);
-  sg4::Mailbox* mb = mailbox(dst, endpoints_.incarnation[dst]);
-  auto comm = network_.proxies.put_async(raw->src, mb, raw, static_cast<uint64_t>(std::llround(bytes)), via);
-  // A failure may have struck the sender or the receiver while put_async yielded, and its purge
-  // moved the entry off the wire (the envelope stays alive there).
-  network_.wire.set_transfer(id, comm);
-  return {id, comm};
-}
-
-std::unique_ptr<Envelope> Run::take(Envelope* env) {
-  if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
-  auto owned = network_.wire.take(env->wire_id);
-  if (owned) observe_.paje.link_end(sg4::Engine::get_clock(), owned->wire_id);
-  note_wire();
-  return owned;
-}
-
-void Run::drop(std::uint64_t wire_id) {
-  if (network_.wire.drop(wire_id)) {
-    note_wire();
-    observe_.stats.add("net.lost_in_transfer");
-    observe_.paje.link_end(sg4::Engine::get_clock(), wire_id);
-  }
-}
-
-void Run::purge_wire(NodeId dead) {
-  // The sender may not have waited for a finished send yet (it waits for its oldest ones only), so
-  // its s4u state is not enough: the kernel dates the end of every transfer that completes.
-  const double now = sg4::Engine::get_clock();
-  network_.wire.purge(
-      dead,
-      [](const sg4::CommPtr& comm) {
-        return comm && (comm->get_state() == sg4::Activity::State::FINISHED || comm->get_finish_time() >= 0);
-      },
-      [this, now](std::uint64_t id) { observe_.paje.link_end(now, id); });
-  note_wire();
 }
 
 void Run::set_recovering(NodeId endpoint, bool recovering) { ending_.termination.set_recovering(endpoint, recovering); }
@@ -203,7 +139,7 @@ void Run::recheck_recoveries() {
 
 void Run::register_runtime(NodeId endpoint, NodeRuntime* rt) {
   endpoints_.runtimes[endpoint] = rt;
-  network_.rendezvous.answered(endpoint); // a wake-up for the previous incarnation went to its own mailbox
+  rendezvous_.woken(endpoint); // a wake-up for the previous incarnation went to its own mailbox
 }
 
 void Run::unregister_runtime(NodeId endpoint, NodeRuntime* rt) {
@@ -230,7 +166,7 @@ void Run::set_quiet(NodeId endpoint, bool quiet) { ending_.termination.set_quiet
 bool Run::try_terminate() {
   if (ending_.end.over()) return true;
   if ((ending_.events & 0xffff) == 0 && inputs_.config.options.progress) report_progress();
-  if (!ending_.termination.may_end({.wire_empty = network_.wire.empty(),
+  if (!ending_.termination.may_end({.wire_empty = wire_.empty(),
                                     .open_recoveries = failures_.recoveries.open(),
                                     .nodes_down = failures_.nodes_down,
                                     .failures_deferred = !failures_.deferred.empty()}))
@@ -270,23 +206,6 @@ bool Run::overlapping_allowed() const {
   return protocol_.module->tolerates_overlapping_failures();
 }
 
-const StorageModelInfo& Run::storage_model(NodeId node) const {
-  return storage_model_of(inputs_.topology, platform_.layout.cluster_of(node), protocol_.module->default_storage());
-}
-
-std::vector<Holder> Run::remote_holders(NodeId node, std::uint64_t number) const {
-  return storage_model(node).holders(node, number, storage_context());
-}
-
-sg4::Host* Run::holder_host(Holder h) const { return is_server(h) ? platform_.servers[server_index(h)] : host_of(h); }
-
-std::string Run::holder_name(Holder h) const { return holder_host(h)->get_name(); }
-
-void Run::unrecoverable(NodeId node, std::uint64_t number) {
-  end_unrecoverable(fmt::format("no copy of checkpoint {} of {} survives", number, platform_.layout.host_name(node)),
-                    {{"node", node}, {"checkpoint", number}});
-}
-
 void Run::end_unrecoverable(const std::string& why, nlohmann::ordered_json fields) {
   if (ending_.end.over()) return;
   const double now = sg4::Engine::get_clock();
@@ -302,10 +221,9 @@ void Run::create_actors() {
   node_env_ = std::make_unique<NodeEnv>(
       NodeEnv{NodeInputs{platform_.layout, inputs_.topology, inputs_.timers, *workload_, *protocol_.module,
                          inputs_.config.options.seed, inputs_.application.deterministic},
-              *this, *this, *this, *this, observe_.observers()});
+              wire_, storage_, *this, rendezvous_, observe_.observers()});
   for (NodeId e = 0; e < num_endpoints(); e++) start_node(e, false, {});
-  network_.proxies.start(num_endpoints(),
-                         network_.proxy_mode); // after the nodes: a host's actors die in creation order
+  wire_.start(num_endpoints()); // after the nodes: a host's actors die in creation order
   sg4::Actor::create("failure-injector", platform_.controller, [this] {
     while (auto a = failures_.source->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
@@ -359,7 +277,7 @@ RunResult Run::simulate() {
     throw std::runtime_error(fmt::format(
         "the simulation stopped at {} s before the run was over (a deadlock: every actor waits); busy endpoints: "
         "{}; messages on the wire: {}, recoveries open: {}",
-        sg4::Engine::get_clock(), fmt::join(stuck, ", "), network_.wire.size(), failures_.recoveries.open()));
+        sg4::Engine::get_clock(), fmt::join(stuck, ", "), wire_.size(), failures_.recoveries.open()));
   }
   // A run cut by an unrecoverable failure stops in the middle of a recovery: no final state to check.
   if (!ending_.end.cut()) observe_.check_consistency(true, "at the end of the run");

@@ -1,23 +1,26 @@
 /* One simulation. The Run owns its parts, each holding one concern: the inputs (RunInputs), the
  * SimGrid engine and platform, the workload, the protocol and its services, the observers
  * (Observation: statistics, event and Paje traces, oracle), the directory of endpoints
- * (Endpoints), the network (Network: wire, comm proxies, rendezvous board), the execution
- * contexts, how the run ends (Ending), the failures and recoveries (FailureState) and the
- * checkpoint store. The plain bookkeeping inside them has its own files and unit tests (wire.hpp,
- * recovery_tracker.hpp, termination.hpp). The Run acts on them with SimGrid: the failure
- * lifecycle (run_failures.cpp), placement (placement.cpp), the watchdog (run_watchdog.cpp),
- * storage (run_storage.cpp), rendezvous (run_rendezvous.cpp), the results document
- * (run_results.cpp). Nodes (sim/node) see none of this: the Run hands each the ports of
- * sim/node/ports.hpp, and nodes reach each other only through simulated messages. */
+ * (Endpoints), three services the nodes are handed through the ports of sim/node/ports.hpp (the
+ * wire: WireService; rendezvous sends: RendezvousService; stable storage: StorageService), the
+ * execution contexts, how the run ends (Ending) and the failures and recoveries (FailureState).
+ * The plain bookkeeping inside them has its own files and unit tests (wire.hpp, rendezvous.hpp,
+ * recovery_tracker.hpp, termination.hpp). The Run itself is the lifecycle of processes (the
+ * LifecyclePort nodes report to): it strikes, detects and restarts (run_failures.cpp), places
+ * processes (placement.cpp), watches progress (run_watchdog.cpp), ends the run and writes the
+ * results document (run_results.cpp), since these act on every part at once. Nodes (sim/node)
+ * see none of this, and reach each other only through simulated messages. */
 #pragma once
 
 #include "sim/engine/contexts.hpp"
 #include "sim/engine/ending.hpp"
 #include "sim/engine/endpoints.hpp"
 #include "sim/engine/failure_state.hpp"
-#include "sim/engine/network.hpp"
 #include "sim/engine/observation.hpp"
+#include "sim/engine/rendezvous_service.hpp"
 #include "sim/engine/run_config.hpp"
+#include "sim/engine/storage_service.hpp"
+#include "sim/engine/wire_service.hpp"
 #include "sim/node/ports.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -41,7 +44,7 @@ struct RunResult {
   std::string stuck; // non-empty: the watchdog ended a run that could not progress (what was pending)
 };
 
-class Run : public WirePort, public StoragePort, public LifecyclePort, public RendezvousPort {
+class Run : public LifecyclePort {
  public:
   /** @brief Parses and validates the inputs (InputError on bad input); nothing is simulated yet. */
   explicit Run(RunConfig config);
@@ -52,61 +55,9 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   /** @brief Simulates (after prepare) and collects the results. */
   RunResult simulate();
 
-  // ---- used by node runtimes ----
-  const RunConfig& config() const { return inputs_.config; }
-  const Topology& topology() const { return inputs_.topology; }
-  const Application& application() const { return inputs_.application; }
-  const Timers& timers() const { return inputs_.timers; }
-  const FederationLayout& layout() const { return platform_.layout; }
-  const Workload& workload() const { return *workload_; }
-  const ProtocolModule& protocol() const { return *protocol_.module; }
-  Stats& stats() { return observe_.stats; }
-  Trace& trace() { return observe_.trace; }
-  ConsistencyOracle& oracle() { return observe_.oracle; }
-  int num_nodes() const { return platform_.layout.num_nodes(); }
-  int num_endpoints() const { return num_nodes() + static_cast<int>(protocol_.services.size()); }
-  sg4::Host* host_of(NodeId endpoint) const override;
-  std::string endpoint_name(NodeId endpoint) const;
-
-  sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const override;
-  Incarnation incarnation(NodeId endpoint) const override { return endpoints_.incarnation[endpoint]; }
-  bool is_up(NodeId endpoint) const { return endpoints_.up[endpoint]; }
-  /** @brief Incarnation @p inc of @p endpoint still runs. A failure may strike a node while its
-   *  actor is between two SimGrid calls (another actor struck it at the same date); the actor is
-   *  killed at its next call, and until then nothing it does may reach the run. */
-  bool alive(NodeId endpoint, Incarnation inc) const override {
-    return endpoints_.up[endpoint] && endpoints_.incarnation[endpoint] == inc;
-  }
-
-  /** @brief Puts an envelope on the wire to the current incarnation of its destination. Returns
-   *  the comm, or null when the destination is down (the message is lost, as in a real crash);
-   *  @p via receives the proxy the comm was started through (see CommProxies). */
-  std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) override;
-  /** @brief The receiver takes ownership of an envelope it got from the wire; null when the
-   *  envelope was lost with its failed sender at the very date its transfer ended. */
-  std::unique_ptr<Envelope> take(Envelope* env) override;
-  /** @brief The sender saw its comm fail. */
-  void drop(std::uint64_t wire_id) override;
-
+  // ---- LifecyclePort: what nodes tell of their processes (termination, recoveries) ----
   void register_runtime(NodeId endpoint, NodeRuntime* rt) override;
   void unregister_runtime(NodeId endpoint, NodeRuntime* rt) override;
-
-  // ---- rendezvous sends (Workload::rendezvous; run_rendezvous.cpp) ----
-  /** @brief Whether the receiver of @p msg has posted the receive that takes it (false while the
-   *  receiver is down). The engine stands for SMPI's mailbox here: matching is instantaneous. */
-  bool receive_posted(const AppMessage& msg) const override;
-  /** @brief @p holder holds a message for @p receiver until its receive is posted. */
-  void await_post(NodeId receiver, NodeId holder) override { network_.rendezvous.await(receiver, holder); }
-  /** @brief @p receiver moved (its application ran, or was restored): the holders whose messages
-   *  it now takes are woken up to send them. */
-  void posted_by(NodeId receiver) override;
-  /** @brief A node's mailbox for wake-ups, apart from its messages: a node hands over its messages
-   *  in the order they reached its mailbox, and a wake-up must not wait behind a long transfer. */
-  sg4::Mailbox* bell(NodeId endpoint, Incarnation inc) const override;
-  /** @brief What a wake-up delivers to a node's bell (never owned, never on the wire). */
-  static Envelope* wake_token();
-  /** @brief @p holder got its wake-up. */
-  void woken(NodeId holder) override { network_.rendezvous.answered(holder); }
 
   /** @brief A node's application finished (or was rolled back from finished). */
   void set_app_finished(NodeId node, bool finished) override;
@@ -118,50 +69,39 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   void set_state(NodeId e, const char* state) override { observe_.set_state(e, state); }
   /** @brief A node's application started or stopped computing (the watchdog's progress). */
   void set_computing(NodeId node, bool computing) override;
-  /** @brief The application moved forward now: a message of it received, a computation step
-   *  ended (the watchdog's progress). */
   /** @brief @p node's application stands at @p work done and @p delivered messages (the
    *  watchdog's measure of progress). */
   void note_progress(NodeId node, double work, std::uint64_t delivered) override {
     ending_.termination.note_progress(node, work, delivered, sg4::Engine::get_clock());
   }
-  /** @brief Tells the termination whether a failed node waits for its restart or detection. */
-  void update_engine_waiting();
-  /** @brief Tells the termination whether application messages are on the wire. */
-  void note_wire() { ending_.termination.set_app_on_wire(network_.wire.app_messages() > 0, sg4::Engine::get_clock()); }
   /** @brief A node's agent started or stopped doing its part of a recovery. */
   void set_recovering(NodeId endpoint, bool recovering) override;
-  /** @brief No protocol control message on the wire and no agent recovering. */
-  bool quiescent() const { return ending_.termination.quiescent(network_.wire.control_messages()); }
-  /** @brief A transfer restoring a lost checkpoint copy started / ended: part of the recovery. */
-  void replica_started() override { ending_.termination.replica_started(); }
-  void replica_finished() override { ending_.termination.replica_finished(); }
   /** @brief Ends the recoveries that only waited for quiescence (recovery_needs_quiescence). */
   void recheck_recoveries() override;
   /** @brief Ends the run if every endpoint is quiet and nothing is on the wire or recovering. */
   bool try_terminate() override;
   bool over() const override { return ending_.end.over(); }
 
-  // ---- stable storage ----
-  CheckpointStore& store() override { return store_; }
-  std::vector<Holder> remote_holders(NodeId node, std::uint64_t number) const override;
-  sg4::Host* holder_host(Holder h) const override;
-  std::string holder_name(Holder h) const override;
-  bool holder_up(Holder h) const override { return is_server(h) || endpoints_.up[h]; }
-  /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
-  void unrecoverable(NodeId node, std::uint64_t number) override;
-  const StorageModelInfo& storage_model(NodeId node) const;
-  /** @brief NodeContext::recovery_line, asked by endpoint @p asker. */
-  std::optional<std::uint64_t> recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers) override;
-
   // ---- failures ----
-  void failure_arrival(NodeId victim);
   void notice_processed(FailureId id, NodeId node) override;
   void restart_complete(FailureId id, NodeId node) override;
   void node_recovered(FailureId up_to, NodeId node) override;
   /** @brief @p node restored a state: counted in every recovery under way (processes rolled back
    *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
   void node_rolled_back(NodeId node) override;
+
+ private:
+  // What the Run's own files read of its parts.
+  int num_nodes() const { return platform_.layout.num_nodes(); }
+  int num_endpoints() const { return num_nodes() + static_cast<int>(protocol_.services.size()); }
+  sg4::Host* host_of(NodeId endpoint) const { return wire_.host_of(endpoint); }
+  std::string endpoint_name(NodeId endpoint) const;
+
+  /** @brief Tells the termination whether a failed node waits for its restart or detection. */
+  void update_engine_waiting();
+  /** @brief No protocol control message on the wire and no agent recovering. */
+  bool quiescent() const { return ending_.termination.quiescent(wire_.control_messages()); }
+  void failure_arrival(NodeId victim);
   /** @brief The work @p node had done when its last failure struck: what a restarted process
    *  loses at its first rollback. */
   double death_work(NodeId node) const { return endpoints_.death_work[node]; }
@@ -170,10 +110,7 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   /** @brief Processes sharing @p node's host, @p node included (1 unless shrink doubled it up):
    *  each computes at the host's speed divided by this. */
   int cpu_share(NodeId node) const;
-  std::uint64_t next_event_count() override { return ++ending_.events; }
-  CommProxies& proxies() override { return network_.proxies; }
 
- private:
   void create_actors();
   /** @brief Sizes SimGrid's contexts for this run's actors (run_contexts.cpp); InputError when
    *  they cannot fit. Before the first actor exists. */
@@ -196,7 +133,6 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   bool defer(int victim);
   void detect(FailureId id);
   void restart(FailureId id);
-  void purge_wire(NodeId dead);
   /** @brief Acts on what the tracker decides for recovery @p id now: "node back", its end. */
   void maybe_finish_recovery(FailureId id);
   void recovery_done(FailureId id);
@@ -205,12 +141,6 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   RunResult collect(double wall_seconds);
   bool overlapping_allowed() const;
   void end_unrecoverable(const std::string& why, nlohmann::ordered_json fields);
-  // run_storage.cpp
-  StorageContext storage_context() const;
-  /** @brief Checks each cluster's storage model on the platform (InputError). */
-  void check_storage() const;
-  /** @brief Adds what the storage models in use say to the results. */
-  void add_storage_results(nlohmann::ordered_json& results) const;
   // placement.cpp
   bool shrinking() const { return inputs_.topology.failures.restart == RestartPlacement::Shrink; }
   void init_placement();
@@ -237,11 +167,14 @@ class Run : public WirePort, public StoragePort, public LifecyclePort, public Re
   ProtocolInstance protocol_;
   Observation observe_;
   Endpoints endpoints_;
-  Network network_{[this](NodeId e) { return host_of(e); }, [this](NodeId e) { return bool(endpoints_.up[e]); }};
+  WireService wire_{platform_, endpoints_, observe_, ending_};
+  RendezvousService rendezvous_{endpoints_, wire_};
   ContextChoice contexts_;
   Ending ending_;
   FailureState failures_;
-  CheckpointStore store_;
+  StorageService storage_{
+      {inputs_.topology, platform_, endpoints_, wire_, observe_, ending_, failures_.recoveries},
+      [this](const std::string& why, nlohmann::ordered_json fields) { end_unrecoverable(why, std::move(fields)); }};
   std::unique_ptr<NodeEnv> node_env_; // what every node is given (after prepare)
 };
 

@@ -71,14 +71,14 @@ void Run::strike(NodeId victim, bool work_recorded) {
   failures_.recoveries.strike(victim, now, reporters);
   update_engine_waiting();
   update_held();
-  purge_wire(victim);
-  store_.holder_failed(victim); // its memory is gone: its own copies and those it held for others
+  wire_.purge(victim);
+  storage_.store().holder_failed(victim); // its memory is gone: its own copies and those it held for others
   // A message posted at this very date is handled by SimGrid after the host is off: with the dead
   // actor still the mailbox's eager receiver, SimGrid would start it towards the off host and abort
   // (CommImpl::start asserts the host is on). Without a receiver it just stays queued, unread.
-  mailbox(victim, endpoints_.incarnation[victim])->set_receiver(nullptr);
+  wire_.mailbox(victim, endpoints_.incarnation[victim])->set_receiver(nullptr);
   if (host_of(victim)->is_on()) host_of(victim)->turn_off(); // off already: the other process of a shared host
-  network_.proxies.host_failed(victim);
+  wire_.proxies().host_failed(victim);
 
   const auto& f = inputs_.topology.failures;
   const double detected_after = detection_delay(f, now);
@@ -119,7 +119,7 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
   auto* env = new Envelope(); // owned by the receiver once delivered (Run::take)
   env->kind = Envelope::Kind::Signal;
   env->signal = signal;
-  sg4::Mailbox* mb = mailbox(endpoint, endpoints_.incarnation[endpoint]);
+  sg4::Mailbox* mb = wire_.mailbox(endpoint, endpoints_.incarnation[endpoint]);
   // A helper on the node's own host: the signal crosses only the zero-latency loopback.
   sg4::Actor::create("signal", host_of(endpoint), [mb, env] {
     std::unique_ptr<Envelope> owned(env); // freed here unless the node takes it

@@ -34,9 +34,9 @@ RunResult Run::collect(double wall_seconds) {
   res["lost_work"] = observe_.stats.get("lost_work");
   res["rollbacks"] = observe_.stats.get("rollbacks");
   res["storage_held_max_bytes"] = observe_.stats.get("storage.held_bytes_max");
-  res["storage_held_end_bytes"] = store_.held_bytes();
-  res["storage_held_max_copy_bytes"] = store_.held_copy_bytes_max(); // every copy counted
-  add_storage_results(res);
+  res["storage_held_end_bytes"] = storage_.store().held_bytes();
+  res["storage_held_max_copy_bytes"] = storage_.store().held_copy_bytes_max(); // every copy counted
+  storage_.add_results(res);
   res["recovery_time"] = observe_.stats.get("recovery_time");
   // Mean over the recoveries that ended (null when none did).
   res["rolled_back_per_failure"] =

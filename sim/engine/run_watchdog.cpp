@@ -76,7 +76,7 @@ std::string Run::pending_report() const {
     if (!who.empty()) item += fmt::format(": waits for the reports of {}", fmt::join(who, ", "));
     items.push_back(item);
   }
-  if (!network_.wire.empty()) items.push_back(fmt::format("{} message(s) on the wire", network_.wire.size()));
+  if (!wire_.empty()) items.push_back(fmt::format("{} message(s) on the wire", wire_.size()));
   if (!failures_.deferred.empty()) items.push_back(fmt::format("{} deferred failure(s)", failures_.deferred.size()));
   if (items.empty()) items.push_back("nothing the protocol names");
   return fmt::format("{}", fmt::join(items, "; "));

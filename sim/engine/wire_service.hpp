@@ -1,0 +1,64 @@
+/* The wire as a service of the run: the envelopes in transit (WireRegistry), the comm proxies the
+ * sends go through, the mailboxes and the directory of who runs where. Nodes reach it through
+ * WirePort (sim/node/ports.hpp); the Run asks it what the termination rule needs (is anything on
+ * the wire, how many protocol messages) and purges it when a node dies. It tells the termination
+ * each time application messages appear on or leave the wire, and draws each transfer in the
+ * Paje trace. */
+#pragma once
+
+#include "sim/engine/ending.hpp"
+#include "sim/engine/endpoints.hpp"
+#include "sim/engine/observation.hpp"
+#include "sim/engine/wire.hpp"
+#include "sim/net/comm_proxies.hpp"
+#include "sim/node/ports.hpp"
+#include "sim/platform/platform.hpp"
+
+namespace ckptsim {
+
+class WireService final : public WirePort {
+ public:
+  /** @brief The wire of a run whose processes run on @p platform's hosts as @p endpoints says
+   *  (services on its controller); it counts losses in @p observe and tells @p ending. */
+  WireService(const Platform& platform, const Endpoints& endpoints, Observation& observe, Ending& ending);
+
+  /** @brief Before the first send: @p mode from the environment (std::invalid_argument on a bad
+   *  value), the proxies started once the nodes exist (start). */
+  void set_proxy_mode(CommProxies::Mode mode) { proxy_mode_ = mode; }
+  void start(int endpoints) { proxies_.start(endpoints, proxy_mode_); }
+
+  // ---- WirePort ----
+  std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) override;
+  std::unique_ptr<Envelope> take(Envelope* env) override;
+  void drop(std::uint64_t wire_id) override;
+  sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const override;
+  sg4::Mailbox* bell(NodeId endpoint, Incarnation inc) const override;
+  Incarnation incarnation(NodeId endpoint) const override { return endpoints_.incarnation[endpoint]; }
+  bool alive(NodeId endpoint, Incarnation inc) const override { return endpoints_.alive(endpoint, inc); }
+  sg4::Host* host_of(NodeId endpoint) const override;
+  CommProxies& proxies() override { return proxies_; }
+  std::uint64_t next_event_count() override { return ++ending_.events; }
+
+  // ---- the run's side ----
+  /** @brief @p dead died: what it sent or was sent and is not delivered yet dies with it. */
+  void purge(NodeId dead);
+  /** @brief Nothing is on the wire (the termination rule). */
+  bool empty() const { return wire_.empty(); }
+  std::size_t size() const { return wire_.size(); }
+  /** @brief Protocol control messages on the wire (a recovery waiting for quiescence). */
+  int control_messages() const { return wire_.control_messages(); }
+
+ private:
+  /** @brief Tells the termination whether application messages are on the wire. */
+  void note_wire();
+
+  const Platform& platform_;
+  const Endpoints& endpoints_;
+  Observation& observe_;
+  Ending& ending_;
+  WireRegistry wire_;
+  CommProxies proxies_;
+  CommProxies::Mode proxy_mode_ = CommProxies::Mode::Auto;
+};
+
+} // namespace ckptsim
