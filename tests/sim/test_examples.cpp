@@ -70,3 +70,49 @@ TEST(Examples, MirrorStorageModelPlacesEachCopyInTheNextCluster) {
   }
   EXPECT_GT(recovered, 5); // most runs recover from at least one failure through the mirrors
 }
+
+// The example application kind "test-tiny" (tests/examples/tiny_kind.cpp), named by an
+// application file like a shipped kind: every process computes its 15 s in one step, so the
+// failure-free run ends at 15 s exactly, with no message.
+TEST(Examples, TinyKindRunsItsWorkToTheEnd) {
+  for (const char* protocol : {"none", "coordinated"}) {
+    RunConfig c = make_config(small_topology(2, 2, INFINITY), json{{"kind", "test-tiny"}, {"work", "15s"}});
+    c.options.protocol = protocol;
+    c.options.end_date = 1000;
+    auto r = run_in_child(c);
+    ASSERT_EQ(r.exit_status, 0) << protocol << ": " << r.error;
+    const auto& res = r.document["results"];
+    EXPECT_EQ(res["status"], "completed") << protocol;
+    EXPECT_DOUBLE_EQ(res["makespan"].get<double>(), 15.0) << protocol;
+  }
+}
+
+// The example failure source "test-pairs" (tests/examples/pair_failures.cpp), chosen by a
+// topology: one event at 10 s strikes nodes 0 and 1 together. Under "none" (global restart from
+// the initial state) with no detection delay, downtime 2 s and no restart overhead, every process
+// starts its 15 s again once the two come back at 12 s: the run ends at 27 s, with both failures
+// counted and the state consistent.
+TEST(Examples, PairFailureSourceStrikesTwoNodesPerEvent) {
+  json topo = small_topology(2, 2, INFINITY);
+  topo.erase("mtbf");
+  topo["failures"] = {
+      {"model", "test-pairs"}, {"every", "10s"}, {"count", 1}, {"downtime", "2s"}, {"detection_delay", 0}, {"restart_overhead", 0}};
+  RunConfig c = make_config(topo, json{{"kind", "test-tiny"}, {"work", "15s"}});
+  c.options.protocol = "none";
+  c.options.end_date = 1000;
+  c.options.trace_file = temp_path("pairs.jsonl");
+  c.options.trace_level = 1;
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  EXPECT_EQ(res["status"], "completed");
+  EXPECT_EQ(res["failures"].get<int>(), 2);
+  EXPECT_EQ(res["consistency"]["violations"].get<int>(), 0);
+  EXPECT_DOUBLE_EQ(res["makespan"].get<double>(), 27.0);
+  const auto failures = trace_events(c.options.trace_file, "failure");
+  ASSERT_EQ(failures.size(), 2u);
+  for (std::size_t i = 0; i < failures.size(); i++) {
+    EXPECT_DOUBLE_EQ(failures[i]["t"].get<double>(), 10.0);
+    EXPECT_EQ(failures[i]["node"].get<int>(), static_cast<int>(i));
+  }
+}

@@ -65,47 +65,7 @@ Topology two_clusters_with_failures(const json& failures) {
   return parse_topology(t, "topo.json", "");
 }
 
-// A test-only kind: every process computes "work" seconds, in one step.
-struct TinySpec {
-  double work = 1;
-};
-class TinyWorkload : public Workload {
- public:
-  explicit TinyWorkload(const Application& app)
-      : work_(app.spec_as<TinySpec>().work) {}
-  AppStateValue initial_state(NodeId, std::uint64_t) const override {
-    return AppStateValue(std::make_unique<TinyState>());
-  }
-  std::optional<double> advance(AppState& s, NodeId, std::vector<AppMessage>&) const override {
-    if (s.work_done >= work_) {
-      s.finished = true;
-      return std::nullopt;
-    }
-    return work_;
-  }
-  double failure_free_work(NodeId) const override { return work_; }
-
- private:
-  class TinyState : public AppState {
-   public:
-    std::unique_ptr<AppState> clone() const override { return std::make_unique<TinyState>(*this); }
-  };
-  double work_;
-};
-const ApplicationKindRegistration tiny_kind{{
-    .name = "test-tiny",
-    .description = "tests only",
-    .rank = -1, // first in the registry, yet never listed
-    .fields = {{"work", "seconds of each process"}},
-    .parse =
-        [](ObjectReader& r, Application& app, const Topology&) {
-          TinySpec& spec = app.spec.emplace<TinySpec>();
-          if (auto* v = r.optional("work"))
-            spec.work = as_positive_quantity(*v, r.where("work"), units::Kind::Duration);
-        },
-    .make_workload = [](const Application& app,
-                        const FederationLayout&) { return std::make_unique<TinyWorkload>(app); },
-}};
+// The test-only kind "test-tiny" is the walk-through example tests/examples/tiny_kind.cpp.
 
 TEST(ApplicationKinds, ListedInRankOrderWithoutTestKinds) {
   EXPECT_EQ(ApplicationKindRegistry::instance().names(),
@@ -120,7 +80,6 @@ TEST(ApplicationKinds, ListedInRankOrderWithoutTestKinds) {
 TEST(ApplicationKinds, ATestKindIsParsedAndRunsItsWorkload) {
   const Application app = parse_application(json{{"kind", "test-tiny"}, {"work", "3s"}}, "app.json", two_clusters());
   EXPECT_EQ(app.kind, "test-tiny");
-  EXPECT_DOUBLE_EQ(app.spec_as<TinySpec>().work, 3);
   auto w = make_workload(app, FederationLayout(two_clusters()));
   EXPECT_DOUBLE_EQ(w->failure_free_work(0), 3);
   EXPECT_EQ(cli::application_kinds_listing().find("test-tiny"), std::string::npos);
@@ -245,39 +204,8 @@ TEST(Protocols, ListedByNameAndAnUnknownOneListsTheValidOnes) {
   EXPECT_THROW(ProtocolRegistry::instance().get("nosuch"), std::invalid_argument); // a bug, not an input
 }
 
-// A test-only failure source: nodes 0 and 1 together, every "every" seconds (an event with two
-// victims). Its field is read only when chosen, so that the fields of the "failures" object every
-// other test sees stay the shipped sources' (a shipped source reads its fields in any case, to
-// refuse them where they mean nothing).
-struct PairsSettings {
-  double every = 1;
-};
-class PairFailures : public FailureSource {
- public:
-  explicit PairFailures(double every)
-      : every_(every) {}
-  std::optional<FailureArrival> next() override { return FailureArrival{date_ += every_, {0, 1}, std::nullopt}; }
-
- private:
-  double every_;
-  double date_ = 0;
-};
-const FailureSourceRegistration pairs_source{{
-    .name = "test-pairs",
-    .description = "tests only",
-    .rank = -1, // first in the registry, yet never listed
-    .fields = {{"every", "seconds between two events"}},
-    .read = [](ObjectReader& r, bool chosen, const std::string&) -> std::any {
-      PairsSettings s;
-      if (auto* v = chosen ? r.optional("every") : nullptr)
-        s.every = as_positive_quantity(*v, r.where("every"), units::Kind::Duration);
-      return s;
-    },
-    .make =
-        [](const FailureSourceContext& context) {
-          return std::make_unique<PairFailures>(context.topology.failures.settings_as<PairsSettings>().every);
-        },
-}};
+// The test-only failure source "test-pairs" (nodes 0 and 1 together, every "every" seconds) is
+// the walk-through example tests/examples/pair_failures.cpp.
 
 TEST(FailureSources, ListedInRankOrderWithoutTestSources) {
   EXPECT_EQ(FailureSourceRegistry::instance().names(),
