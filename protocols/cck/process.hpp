@@ -1,132 +1,60 @@
-/* A computing process of CCK (thesis figure 4.5 and section 4.3).
+/* A computing process of CCK (thesis figure 4.5 and section 4.3): checkpoint waves coordinated
+ * only with the processes it still expects data from, and a partial restart in which the failed
+ * process restarts from its last checkpoint and the others re-execute only what it lost.
  *
- * Checkpoint wave: on INIT it stops between two tasks, PINGs the processes V_i it still expects
- * data from (receive tasks left in its graph), answers every PING with PONG once stopped, and when
- * its PONGs are in (FIFO: every message those processes sent before stopping has arrived) saves
- * its remaining graph and its data, locally and on its checkpoint server. It then sends CONT to
- * V_i, waits for as many CONT as PINGs it received, resumes and ACKs the coordinator.
- * PINGs go out before the queued PONGs, and an application message carries the wave its sender
- * last saved: a process that has not saved that wave yet holds the message until its own save
- * (the thesis' alternative of delaying delivery, L890), which keeps the cut consistent even when
- * a process that expects nothing more from a neighbour resumes before that neighbour's PING.
- *
- * Restart: every process stops, flushes its channels (STOP_PING / STOP_PONG with the processes it
- * expects data from, the failed one excepted), builds its communication-restricted graph from its
- * last committed checkpoint and its current state, and sends it to every other process (GATHER,
- * with its lost communications and those it received from the failed process). With the N-1
- * others in, each computes C_total and its tasks to re-execute, resets them, and tells the
- * coordinator (READY); everyone restarts on its RESTART, and tells the coordinator (DONE) once it
- * has re-executed what it owes: the restart ends there (no wave and no other failure before). The failed process
- * reloads its checkpoint from the server and re-executes its whole checkpointed graph, without sending again what a
- * non-failed process received (4.3.3). */
+ * The process is a few parts with one job each, so that each is read, and tested, on its own
+ * (tests/unit/test_cck_*.cpp); Process only owns them (parts.hpp wires them) and routes the engine's calls and the
+ * control messages to the part they are for. Parts get the parts they use by reference at
+ * construction and call their public methods only. The parts, and what each owns:
+ *   - Lives (lives.hpp): the failures known: the newest, the one that restarted this process,
+ *     each process' last death (whose older messages are void).
+ *   - LocalCheckpoints (checkpoints.hpp): the local copies of its checkpoints, the last wave saved.
+ *   - Replay (replay.hpp): what a partial re-execution repeats, withholds or promises, message by
+ *     message, and how each is told to the engine.
+ *   - Mailbox (mailbox.hpp): the application messages: piggyback, stale ones dropped, those sent
+ *     after a save this process has not made held until it makes it.
+ *   - WaveParticipant (wave.hpp): INIT / PING / PONG / CONT / ACK, the save.
+ *   - Gather (gather.hpp): the restart's all-gather of the restricted graphs.
+ *   - Restart (restart.hpp): the restart's stop, flush, recovery line, reload and overhead of
+ *     the failed process, plan (plan.hpp, stateless) and end.
+ * The application is stopped by the wave (INIT to its last CONT) or by the restart (failure to
+ * RESTART), never both: a restart aborts the wave and a wave does not start during a restart. So
+ * no gate arbitrates between them (unlike hc3i's AppGate): the part under way stops and resumes
+ * it, and the restart's stop takes the application's stop when both wait for it. */
 #pragma once
 
-#include "protocols/cck/messages.hpp"
-#include "protocols/common/restart_delay.hpp"
+#include "protocols/cck/parts.hpp"
 #include "sim/protocol/dataflow.hpp"
 #include "sim/protocol/protocol.hpp"
-
-#include <map>
-#include <set>
-#include <utility>
-#include <vector>
 
 namespace ckptsim::cck {
 
 class Process : public Agent {
  public:
   Process(const DataflowApplication& workload, NodeId coordinator, bool reuse)
-      : wl_(workload)
-      , coordinator_(coordinator)
-      , reuse_(reuse) {}
-  void on_start(NodeContext& ctx) override;
-  void on_restart(NodeContext& ctx, const FailureNotice& own) override;
+      : p_(workload, coordinator, reuse) {}
+  void on_start(NodeContext& ctx) override { p_.checkpoints.start(ctx); }
+  void on_restart(NodeContext& ctx, const FailureNotice& own) override { p_.restart.on_restart(ctx, own); }
   void on_app_send(NodeContext& ctx, const AppMessage& msg) override;
-  void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override;
+  void on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) override {
+    p_.mailbox.receive(ctx, msg, pb);
+  }
   void on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) override;
-  void on_timer(NodeContext& ctx, int id) override;
-  void on_saved(NodeContext& ctx, std::uint64_t number) override;
-  void on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) override;
-  void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
-  void on_node_back(NodeContext& ctx, const FailureNotice& notice) override;
+  void on_timer(NodeContext& ctx, int id) override { p_.restart.on_timer(ctx, id); }
+  void on_saved(NodeContext& ctx, std::uint64_t number) override { p_.wave.on_saved(ctx, number); }
+  void on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) override {
+    p_.restart.on_loaded(ctx, number, s);
+  }
+  void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override {
+    p_.restart.on_failure_detected(ctx, notice);
+  }
+  void on_node_back(NodeContext& ctx, const FailureNotice& notice) override { p_.restart.on_node_back(ctx, notice); }
   void on_app_stopped(NodeContext& ctx) override;
-  bool idle() const override { return phase_ == Phase::Idle && restart_ == Restart::None && held_.empty(); }
-  bool recovering() const override { return restart_ != Restart::None; }
+  bool idle() const override { return p_.wave.idle() && !p_.restart.active() && p_.mailbox.empty(); }
+  bool recovering() const override { return p_.restart.active(); }
 
  private:
-  static constexpr int kRestartTimer = 1; // a process' only timer
-  enum class Phase { Idle, Stopping, Flushing, Saving, WaitingCont };
-  enum class Restart { None, Loading, Stopping, Flushing, Gathering, Ready, CatchingUp };
-
-  // process_wave.cpp
-  void on_init(NodeContext& ctx, const WaveBody& b);
-  void wave_stopped(NodeContext& ctx);
-  void on_ping(NodeContext& ctx, NodeId from, const WaveBody& b);
-  void on_pong(NodeContext& ctx, const WaveBody& b);
-  void on_cont(NodeContext& ctx, const WaveBody& b);
-  void save(NodeContext& ctx);
-  void check_cont(NodeContext& ctx);
-  void deliver_held(NodeContext& ctx);
-  void receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb);
-  std::vector<NodeId> expected_senders(const NodeContext& ctx) const;
-  void discard(NodeContext& ctx, std::uint64_t number);
-
-  // process_restart.cpp
-  void on_recover(NodeContext& ctx, const WaveBody& b);
-  void on_stop_ping(NodeContext& ctx, NodeId from, const WaveBody& b);
-  void on_stop_pong(NodeContext& ctx, const WaveBody& b);
-  void on_gather(NodeContext& ctx, NodeId from, std::shared_ptr<const GatherBody> body);
-  /** @brief The coordinator's RESTART: every process has its plan. */
-  void on_restart_order(NodeContext& ctx, const WaveBody& b);
-  void begin_restart(NodeContext& ctx, FailureId id, NodeId victim);
-  void restart_stopped(NodeContext& ctx);
-  void maybe_gather(NodeContext& ctx);
-  void send_gather(NodeContext& ctx, NodeId to);
-  void check_plan(NodeContext& ctx);
-  void check_caught_up(NodeContext& ctx);
-  void plan(NodeContext& ctx);
-  TaskStates own_states(const NodeContext& ctx) const;
-  /** @brief With reuse (4.4.2), the data of this survivor still in memory; else empty. */
-  std::vector<bool> own_memory(const NodeContext& ctx, const TaskStates& states) const;
-
-  const DataflowApplication& wl_;
-  const NodeId coordinator_;
-  const bool reuse_;
-
-  FailureId epoch_ = 0;                          // the newest failure this process knows of
-  FailureId life_ = 0;                           // the failure that last restarted this process (0: never)
-  std::map<NodeId, FailureId> dead_;             // process -> its newest failure: messages of older lives are void
-  std::map<std::uint64_t, AppStateValue> saved_; // the local copies of this process' checkpoints
-  std::uint64_t last_saved_ = 0;                 // the last wave saved (piggybacked)
-
-  // Wave
-  Phase phase_ = Phase::Idle;
-  std::uint64_t wave_ = 0;
-  std::vector<NodeId> v_; // the processes PINGed
-  std::size_t pongs_ = 0;
-  std::map<std::uint64_t, std::vector<NodeId>> queued_pings_; // PINGs to answer once stopped
-  std::map<std::uint64_t, int> pings_;                        // PINGs received per wave
-  std::map<std::uint64_t, int> conts_;                        // CONT received per wave
-  std::set<std::uint64_t> aborted_;                           // saves of aborted waves still under way
-  std::vector<std::pair<AppMessage, PayloadPtr>> held_;       // sent after a save this process has not made
-
-  // Restart
-  Restart restart_ = Restart::None;
-  RestartDelay restart_delay_{kRestartTimer}; // restarting from on_restart to the end of its overhead
-  NodeId failed_ = -1;
-  bool failed_back_ = false;
-  bool gather_to_failed_ = false; // the GATHER owed to the failed process once it is back
-  std::uint64_t line_ = 0;        // the recovery line (last committed wave)
-  bool line_known_ = false;
-  std::vector<NodeId> rv_; // the processes STOP_PINGed
-  std::size_t rpongs_ = 0;
-  std::map<FailureId, std::vector<NodeId>> queued_stop_pings_;
-  std::map<FailureId, std::map<NodeId, std::shared_ptr<const GatherBody>>> gathered_;
-  std::shared_ptr<const GatherBody> own_gather_;
-  std::set<Tag> resend_;    // sends to re-execute whose first send is kept: replays
-  std::set<Tag> redeliver_; // receives to re-execute whose first delivery is kept
-  std::set<Tag> withheld_;  // a restarted process' sends the receiver still holds (4.3.3)
-  std::set<Tag> promised_;  // a restarted process' sends a non-failed process received: still owed
+  Parts p_;
 };
 
 } // namespace ckptsim::cck
