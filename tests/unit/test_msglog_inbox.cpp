@@ -15,16 +15,7 @@ using msglog_test::message;
 using msglog_test::Parts;
 using Delivered = std::vector<std::pair<NodeId, std::uint64_t>>;
 
-class MsglogInbox : public ::testing::Test {
- protected:
-  MsglogInbox()
-      : fed(test_support::one_cluster(3), "msglog")
-      , p(fed.layout(), 1)
-      , ctx(fed.node(1)) {}
-  test_support::FakeFederation fed;
-  Parts p;
-  test_support::FakeNode& ctx;
-};
+class MsglogInbox : public msglog_test::NodeOneOfThree {};
 
 TEST_F(MsglogInbox, EachChannelIsDeliveredInOrder) {
   arrive(p, ctx, message(0, 1, 11, 1)); // index 1 of node 0's channel: waits for index 0

@@ -10,6 +10,8 @@
 #include "tests/support/app_inputs.hpp"
 #include "tests/support/fake_node.hpp"
 
+#include <gtest/gtest.h>
+
 #include <memory>
 #include <string>
 #include <utility>
@@ -105,5 +107,18 @@ inline std::vector<std::pair<NodeId, std::uint64_t>> deliveries(const test_suppo
   for (const auto& [msg, pb] : node.delivered) out.emplace_back(msg.src, msg.seq);
   return out;
 }
+
+/** @brief The fixture of tests on node 1 of a cluster of three under pessimistic msglog: its
+ *  parts @p p and its fake node @p ctx (the others are the test's to play). */
+class NodeOneOfThree : public ::testing::Test {
+ protected:
+  NodeOneOfThree()
+      : fed(test_support::one_cluster(3), "msglog")
+      , p(fed.layout(), 1)
+      , ctx(fed.node(1)) {}
+  test_support::FakeFederation fed;
+  Parts p;
+  test_support::FakeNode& ctx;
+};
 
 } // namespace ckptsim::msglog_test

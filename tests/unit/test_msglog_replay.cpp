@@ -12,16 +12,7 @@ namespace {
 using msglog::Det;
 using msglog_test::Parts;
 
-class MsglogReplay : public ::testing::Test {
- protected:
-  MsglogReplay()
-      : fed(test_support::one_cluster(3), "msglog")
-      , p(fed.layout(), 1)
-      , ctx(fed.node(1)) {}
-  test_support::FakeFederation fed;
-  Parts p;
-  test_support::FakeNode& ctx;
-};
+class MsglogReplay : public msglog_test::NodeOneOfThree {};
 
 TEST_F(MsglogReplay, TheReplayIsTheRunOfConsecutiveDeliveriesAfterTheCheckpoint) {
   p.exec.state().rsn = 1; // the checkpoint contains delivery 1
