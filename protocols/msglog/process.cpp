@@ -4,29 +4,21 @@
 namespace ckptsim::msglog {
 
 Process::Process(const FederationLayout& layout, NodeId self, Options options)
-    : id_(layout, self, options)
-    , log_(id_, exec_, dets_, inbox_, recovery_)
-    , dets_(id_, exec_, log_)
-    , inbox_(id_, exec_, dets_, orphans_, replay_, recovery_)
-    , checkpoints_(id_, exec_, recovery_, orphans_)
-    , replay_(id_, exec_)
-    , catchup_(id_)
-    , recovery_(id_, exec_, log_, dets_, inbox_, replay_, catchup_, checkpoints_, orphans_)
-    , orphans_(id_, exec_, log_, dets_, inbox_, replay_, catchup_, checkpoints_, recovery_) {}
+    : p_(layout, self, options) {}
 
 void Process::on_start(NodeContext& ctx) {
-  exec_.begin_incarnation(ctx.incarnation(), id_.optimistic());
-  checkpoints_.read_period(ctx);
-  orphans_.on_start(ctx);
-  checkpoints_.arm_timer(ctx);
+  p_.exec.begin_incarnation(ctx.incarnation(), p_.id.optimistic());
+  p_.checkpoints.read_period(ctx);
+  p_.orphans.on_start(ctx);
+  p_.checkpoints.arm_timer(ctx);
 }
 
-void Process::on_restart(NodeContext& ctx, const FailureNotice& own) { recovery_.on_restart(ctx, own); }
+void Process::on_restart(NodeContext& ctx, const FailureNotice& own) { p_.recovery.on_restart(ctx, own); }
 
-void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) { log_.on_app_send(ctx, msg); }
+void Process::on_app_send(NodeContext& ctx, const AppMessage& msg) { p_.log.on_app_send(ctx, msg); }
 
 void Process::on_app_receive(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb) {
-  inbox_.on_app_receive(ctx, msg, pb);
+  p_.inbox.on_app_receive(ctx, msg, pb);
 }
 
 void dispatch_control(NodeContext& ctx, NodeId from, const ControlMessage& msg, SenderLog& log, Determinants& dets,
@@ -57,19 +49,17 @@ void dispatch_control(NodeContext& ctx, NodeId from, const ControlMessage& msg, 
   unexpected_control("msglog", msg);
 }
 
-void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) {
-  dispatch_control(ctx, from, msg, log_, dets_, checkpoints_, recovery_, orphans_);
-}
+void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) { p_.control(ctx, from, msg); }
 
 void Process::on_timer(NodeContext& ctx, int id) {
-  if (recovery_.on_timer(ctx, id)) return;
-  if (id == kCkptTimer) checkpoints_.on_timer(ctx);
+  if (p_.recovery.on_timer(ctx, id)) return;
+  if (id == kCkptTimer) p_.checkpoints.on_timer(ctx);
 }
 
-void Process::on_saved(NodeContext& ctx, std::uint64_t number) { checkpoints_.on_saved(ctx, number); }
+void Process::on_saved(NodeContext& ctx, std::uint64_t number) { p_.checkpoints.on_saved(ctx, number); }
 
 void Process::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {
-  recovery_.on_loaded(ctx, number, s);
+  p_.recovery.on_loaded(ctx, number, s);
 }
 
 void Process::on_failure_detected(NodeContext& /*ctx*/, const FailureNotice& /*notice*/) {
@@ -78,12 +68,12 @@ void Process::on_failure_detected(NodeContext& /*ctx*/, const FailureNotice& /*n
 }
 
 void Process::on_app_finished(NodeContext& ctx) {
-  checkpoints_.stop(ctx);
-  recovery_.on_app_finished(ctx);
+  p_.checkpoints.stop(ctx);
+  p_.recovery.on_app_finished(ctx);
 }
 
 bool Process::idle() const {
-  return exec_.state().held.empty() && dets_.idle() && !recovery_.active() && checkpoints_.saving() == 0;
+  return p_.exec.state().held.empty() && p_.dets.idle() && !p_.recovery.active() && p_.checkpoints.saving() == 0;
 }
 
 } // namespace ckptsim::msglog

@@ -6,8 +6,8 @@
  *
  * The process is a few parts with one job each (as hc3i::Node), each read and tested on its own;
  * Process only owns them and routes the engine's calls and the control messages to the part they
- * are for. Parts get the parts they talk to by reference at construction and call their public
- * methods only. The parts, and what each owns:
+ * are for (parts.hpp wires them, and the part tests build the same Parts). Parts get the parts
+ * they talk to by reference at construction and call their public methods only. The parts, and what each owns:
  *   - Identity (identity.hpp): who the process is, the logger's endpoint, the variant. Fixed.
  *   - Execution (execution.hpp): the protocol state a checkpoint saves (channel indices, rsn,
  *     sender-based log, held sends, dependency vector) and the epoch. Decides nothing.
@@ -27,16 +27,7 @@
  *     announced, orphan rollbacks. */
 #pragma once
 
-#include "protocols/msglog/catchup.hpp"
-#include "protocols/msglog/checkpoints.hpp"
-#include "protocols/msglog/determinants.hpp"
-#include "protocols/msglog/execution.hpp"
-#include "protocols/msglog/identity.hpp"
-#include "protocols/msglog/inbox.hpp"
-#include "protocols/msglog/orphans.hpp"
-#include "protocols/msglog/recovery.hpp"
-#include "protocols/msglog/replay.hpp"
-#include "protocols/msglog/sender_log.hpp"
+#include "protocols/msglog/parts.hpp"
 #include "sim/protocol/protocol.hpp"
 
 namespace ckptsim::msglog {
@@ -56,24 +47,10 @@ class Process : public Agent {
   void on_failure_detected(NodeContext& ctx, const FailureNotice& notice) override;
   void on_app_finished(NodeContext& ctx) override;
   bool idle() const override;
-  bool recovering() const override { return recovery_.recovering(); }
+  bool recovering() const override { return p_.recovery.recovering(); }
 
  private:
-  const Identity id_;
-  Execution exec_;
-  SenderLog log_;
-  Determinants dets_;
-  Inbox inbox_;
-  Checkpoints checkpoints_;
-  Replay replay_;
-  CatchUp catchup_;
-  Recovery recovery_;
-  Orphans orphans_;
+  Parts p_;
 };
-
-/** @brief Routes control message @p msg from @p from to the part it is for (Process::on_control;
- *  the part tests' wiring calls it too). */
-void dispatch_control(NodeContext& ctx, NodeId from, const ControlMessage& msg, SenderLog& log, Determinants& dets,
-                      Checkpoints& checkpoints, Recovery& recovery, Orphans& orphans);
 
 } // namespace ckptsim::msglog

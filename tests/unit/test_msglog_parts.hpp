@@ -6,7 +6,7 @@
 #pragma once
 
 #include "protocols/msglog/messages.hpp"
-#include "protocols/msglog/process.hpp"
+#include "protocols/msglog/parts.hpp"
 #include "tests/support/app_inputs.hpp"
 #include "tests/support/fake_node.hpp"
 
@@ -28,35 +28,8 @@ inline msglog::Options options(msglog::Variant variant, std::size_t keep = 3) {
   return o;
 }
 
-/** @brief Process @p self's parts. */
-struct Parts {
-  Parts(const FederationLayout& layout, NodeId self, msglog::Options options = {})
-      : id(layout, self, options)
-      , log(id, exec, dets, inbox, recovery)
-      , dets(id, exec, log)
-      , inbox(id, exec, dets, orphans, replay, recovery)
-      , checkpoints(id, exec, recovery, orphans)
-      , replay(id, exec)
-      , catchup(id)
-      , recovery(id, exec, log, dets, inbox, replay, catchup, checkpoints, orphans)
-      , orphans(id, exec, log, dets, inbox, replay, catchup, checkpoints, recovery) {}
-
-  /** @brief Control message @p m from @p from, routed as Process routes it. */
-  void control(NodeContext& ctx, NodeId from, const ControlMessage& m) {
-    msglog::dispatch_control(ctx, from, m, log, dets, checkpoints, recovery, orphans);
-  }
-
-  const msglog::Identity id;
-  msglog::Execution exec;
-  msglog::SenderLog log;
-  msglog::Determinants dets;
-  msglog::Inbox inbox;
-  msglog::Checkpoints checkpoints;
-  msglog::Replay replay;
-  msglog::CatchUp catchup;
-  msglog::Recovery recovery;
-  msglog::Orphans orphans;
-};
+/** @brief Process @p self's parts, wired as Process wires them. */
+using Parts = msglog::Parts;
 
 /** @brief A control message of kind @p kind, sender incarnation @p inc, integer fields @p ints. */
 inline ControlMessage ctrl(msglog::Msg kind, std::uint64_t inc,
