@@ -102,9 +102,10 @@ class Run : public LifecyclePort {
   /** @brief No protocol control message on the wire and no agent recovering. */
   bool quiescent() const { return ending_.termination.quiescent(wire_.control_messages()); }
   void failure_arrival(NodeId victim);
-  /** @brief The work @p node had done when its last failure struck: what a restarted process
-   *  loses at its first rollback. */
-  double death_work(NodeId node) const { return endpoints_.death_work[node]; }
+  /** @brief The work endpoint @p e had done when its last failure struck: what a restarted
+   *  process loses at its first rollback; 0 for a service (it computes nothing, and the record is
+   *  kept for computing processes only). */
+  double death_work(NodeId e) const { return e < num_nodes() ? endpoints_.death_work[e] : 0.0; }
 
   // ---- placement of processes on hosts (failures.restart; sim/engine/placement.cpp) ----
   /** @brief Processes sharing @p node's host, @p node included (1 unless shrink doubled it up):
