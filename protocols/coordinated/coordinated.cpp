@@ -52,14 +52,18 @@ TriggerPolicy trigger_of(const ProtocolSetup& setup) {
 }
 
 const ProtocolRegistration registration{
-    {"coordinated",
-     "blocking coordinated checkpointing (INIT/FLUSH/ACK/CONT), global restart from the last wave",
-     [](const ProtocolSetup& setup) {
-       return std::make_unique<Module>(setup.layout->num_nodes(), storage_depth(setup, "servers"), trigger_of(setup));
-     },
-     {{"trigger", "when waves start: periodic (every checkpoint_period, default), collective (when process 0 reaches "
-                  "a collective of the application, at most once per checkpoint_period), both (the LAM/MPI paper's "
-                  "rule: a periodic wave is skipped after a collective one, next = start + period + duration)"}}}};
+    {.name = "coordinated",
+     .description = "blocking coordinated checkpointing (INIT/FLUSH/ACK/CONT), global restart from the last wave",
+     .factory =
+         [](const ProtocolSetup& setup) {
+           return std::make_unique<Module>(setup.layout->num_nodes(), storage_depth(setup, "servers"),
+                                           trigger_of(setup));
+         },
+     .params = {{"trigger",
+                 "when waves start: periodic (every checkpoint_period, default), collective (when process 0 reaches "
+                 "a collective of the application, at most once per checkpoint_period), both (the LAM/MPI paper's "
+                 "rule: a periodic wave is skipped after a collective one, next = start + period + duration)"}},
+     .compared_by_default = ""}};
 
 } // namespace
 } // namespace ckptsim::coordinated

@@ -75,10 +75,13 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
 }
 
 const ProtocolRegistration registration{
-    {"hc3i",
-     "hierarchical: coordinated CLCs per cluster, forced CLCs on SN/DDV, optimistic logging, rollback alerts, GC",
-     make_module,
-     {{"transitive", "piggyback the whole DDV instead of the SN (report section 7); default false"}}}};
+    {.name = "hc3i",
+     .description =
+         "hierarchical: coordinated CLCs per cluster, forced CLCs on SN/DDV, optimistic logging, rollback alerts, GC",
+     .factory = make_module,
+     .params = {{"transitive", "piggyback the whole DDV instead of the SN (report section 7); default false"}},
+     .runs_by_default = true, // the report's protocol, which the default scenario shows
+     .compared_by_default = ""}};
 
 } // namespace
 } // namespace ckptsim::hc3i

@@ -67,11 +67,13 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
 }
 
 const ProtocolRegistration registration{
-    {"independent",
-     "uncoordinated checkpoints per process or per cluster, recovery line from the dependencies (domino), GC",
-     make_module,
-     {{"unit", "checkpoint unit: \"process\" (every process on its own timer) or \"cluster\" (each cluster with an "
-               "intra-cluster coordinated checkpoint); default process"}}}};
+    {.name = "independent",
+     .description =
+         "uncoordinated checkpoints per process or per cluster, recovery line from the dependencies (domino), GC",
+     .factory = make_module,
+     .params = {{"unit", "checkpoint unit: \"process\" (every process on its own timer) or \"cluster\" (each cluster "
+                         "with an intra-cluster coordinated checkpoint); default process"}},
+     .compared_by_default = "unit=cluster"}}; // the federation's other hierarchical choice, next to hc3i
 
 } // namespace
 } // namespace ckptsim::independent

@@ -116,14 +116,18 @@ std::unique_ptr<ProtocolModule> make_module(const ProtocolSetup& setup) {
 }
 
 const ProtocolRegistration registration{
-    {"msglog",
-     "independent checkpoints, sender-based message logging, determinants on an event logger, replay of the "
-     "failed process (optimistic: and of its orphans)",
-     make_module,
-     {{"variant", "pessimistic (sends wait for stable determinants), causal (determinants piggybacked) or optimistic "
-                  "(asynchronous determinants, orphans roll back); default pessimistic"},
-      {"keep", "optimistic: checkpoints kept per process for orphan rollbacks, the initial state included; default "
-               "3"}}}};
+    {.name = "msglog",
+     .description =
+         "independent checkpoints, sender-based message logging, determinants on an event logger, replay of the "
+         "failed process (optimistic: and of its orphans)",
+     .factory = make_module,
+     .params = {{"variant",
+                 "pessimistic (sends wait for stable determinants), causal (determinants piggybacked) or optimistic "
+                 "(asynchronous determinants, orphans roll back); default pessimistic"},
+                {"keep",
+                 "optimistic: checkpoints kept per process for orphan rollbacks, the initial state included; default "
+                 "3"}},
+     .compared_by_default = ""}};
 
 } // namespace
 } // namespace ckptsim::msglog

@@ -111,7 +111,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   std::string self_test;
   po::options_description d("ckptsim run options");
   add_scenario_options(d, files);
-  d.add_options()("help,h", "this help")("protocol", po::value(&opt.protocol)->default_value("hc3i"),
+  d.add_options()("help,h", "this help")("protocol", po::value(&opt.protocol)->default_value(default_protocol()),
                                          "protocol (see `ckptsim protocols`)")(
       "param", po::value(&params)->composing(), "protocol parameter KEY=VALUE (repeatable)")(
       "seed", po::value(&opt.seed)->default_value(2),
@@ -193,10 +193,10 @@ int validate_command(const std::vector<std::string>& raw_args, const std::string
   auto sg_args = take_simgrid_args(args);
   ScenarioFiles files;
   std::vector<std::string> positional;
-  std::string protocol = "hc3i";
+  std::string protocol = default_protocol();
   po::options_description d("ckptsim validate options");
   add_scenario_options(d, files);
-  d.add_options()("help,h", "this help")("protocol", po::value(&protocol)->default_value("hc3i"),
+  d.add_options()("help,h", "this help")("protocol", po::value(&protocol)->default_value(protocol),
                                          "check the protocol name too")(
       "file", po::value(&positional)->composing(), "files to check, kind recognised from their content");
   po::positional_options_description pos;

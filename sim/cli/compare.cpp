@@ -5,6 +5,7 @@
  * (a protocol that handles one failure at a time may defer some: the table says how many). */
 #include "sim/cli/commands.hpp"
 #include "sim/cli/compare_plot.hpp"
+#include "sim/cli/listing.hpp"
 
 #include "sim/cli/output.hpp"
 #include "sim/config/input_error.hpp"
@@ -22,8 +23,6 @@
 namespace ckptsim::cli {
 
 namespace {
-
-const char* kDefaultProtocols = "coordinated,hc3i,independent:unit=cluster,msglog";
 
 struct ProtocolRun {
   std::string label; // as given: name[:key=value...]
@@ -136,7 +135,8 @@ std::string failures_line(const ProtocolRun& p) {
 
 int compare_command(const std::vector<std::string>& raw_args, const std::string& program) {
   std::vector<std::string> args;
-  std::string list = kDefaultProtocols;
+  const std::string default_list = default_compare_list();
+  std::string list = default_list;
   std::string csv, plot;
   for (std::size_t i = 0; i < raw_args.size(); i++) {
     const std::string& a = raw_args[i];
@@ -148,7 +148,7 @@ int compare_command(const std::vector<std::string>& raw_args, const std::string&
                   "  --plot FILE       also draw it as bar charts (.png, .svg or .pdf; plots/compare.py)\n"
                   "Every other option goes to `ckptsim run` (see `ckptsim run --help`); --protocol, --param,\n"
                   "--output and --quiet are set per protocol.\n",
-                  kDefaultProtocols);
+                  default_list.c_str());
       return 0;
     }
     if ((a == "--protocols" || a == "--csv" || a == "--plot") && i + 1 >= raw_args.size())

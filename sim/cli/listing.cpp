@@ -7,6 +7,11 @@
 #include "sim/storage/model.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace ckptsim::cli {
 
@@ -66,6 +71,23 @@ std::string failure_sources_listing() {
 std::string full_listing() {
   return protocols_listing() + "\n" + application_kinds_listing() + "\n" + storage_models_listing() + "\n" +
          failure_sources_listing() + "\n" + timers_listing();
+}
+
+std::string default_protocol() {
+  std::vector<std::string> found;
+  for (const ProtocolInfo& p : ProtocolRegistry::instance().all())
+    if (p.runs_by_default) found.push_back(p.name);
+  if (found.size() != 1)
+    throw std::logic_error(fmt::format("exactly one protocol must run by default, not {}", found.size()));
+  return found.front();
+}
+
+std::string default_compare_list() {
+  std::vector<std::string> items;
+  for (const ProtocolInfo& p : ProtocolRegistry::instance().all())
+    if (p.compared_by_default)
+      items.push_back(p.compared_by_default->empty() ? p.name : p.name + ":" + *p.compared_by_default);
+  return fmt::format("{}", fmt::join(items, ","));
 }
 
 } // namespace ckptsim::cli

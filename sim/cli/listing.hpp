@@ -20,5 +20,11 @@ std::string storage_models_listing();
 std::string failure_sources_listing();
 /** @brief What `ckptsim list` prints: every section above, a blank line between two. */
 std::string full_listing();
+/** @brief The protocol a run uses when none is named: the registration that says so
+ *  (ProtocolInfo::runs_by_default); std::logic_error unless exactly one does. */
+std::string default_protocol();
+/** @brief What `ckptsim compare` runs without --protocols: NAME[:KEY=VALUE...] of every protocol
+ *  registered with compared_by_default, in the registry's order, comma-separated. */
+std::string default_compare_list();
 
 } // namespace ckptsim::cli

@@ -236,6 +236,11 @@ struct ProtocolInfo {
   ProtocolFactory factory;
   std::vector<std::pair<std::string, std::string>> params; // name, description (with default)
   int rank = 0; // position in listings and in the message naming the valid protocols (then by name)
+  /** @brief The protocol `ckptsim run` and `validate` use when none is named (one protocol only). */
+  bool runs_by_default = false;
+  /** @brief Whether `ckptsim compare` runs it when no --protocols list is given, and with which
+   *  parameters ("KEY=VALUE[:KEY=VALUE...]", "" for its defaults). */
+  std::optional<std::string> compared_by_default = std::nullopt;
 
   /** @brief What a run naming an unknown protocol is told (the registry's lookups). */
   static std::string unknown(const std::string& name, const std::vector<std::string>& valid);

@@ -189,6 +189,15 @@ TEST(StorageModels, ReplicatedChecksItsFieldsAndItsClustersAndReportsItsGuarante
             R"("mnf_guaranteed":false}]})");
 }
 
+// The commands' defaults come from the registrations, not from names written in the CLI.
+TEST(Protocols, TheDefaultsOfRunAndCompareAreTheRegisteredOnes) {
+  EXPECT_EQ(cli::default_protocol(), "hc3i");
+  EXPECT_EQ(cli::default_compare_list(), "coordinated,hc3i,independent:unit=cluster,msglog");
+  int defaults = 0;
+  for (const ProtocolInfo& p : ProtocolRegistry::instance().all()) defaults += p.runs_by_default ? 1 : 0;
+  EXPECT_EQ(defaults, 1);
+}
+
 TEST(Protocols, ListedByNameAndAnUnknownOneListsTheValidOnes) {
   EXPECT_EQ(ProtocolRegistry::instance().names(),
             (std::vector<std::string>{"cck", "coordinated", "hc3i", "independent", "msglog", "none", "taskgraph"}));
