@@ -30,11 +30,7 @@ class Hc3iLog : public ::testing::Test {
   void ack(std::uint64_t seq, hc3i::Sn sn, std::uint64_t epoch = 0, std::uint64_t sender_epoch = 0) {
     p.log.on_ack(ctx, hc3i_test::body_of({{"seq", seq}, {"sn", sn}, {"epoch", epoch}, {"sender_epoch", sender_epoch}}));
   }
-  std::vector<std::uint64_t> resent() const {
-    std::vector<std::uint64_t> seqs;
-    for (const auto& [m, pb] : ctx.app_resent) seqs.push_back(m.seq);
-    return seqs;
-  }
+  std::vector<std::uint64_t> resent() const { return hc3i_test::seqs_of(ctx.app_resent); }
   test_support::FakeFederation fed;
   Parts p;
   test_support::FakeNode& ctx;

@@ -27,11 +27,7 @@ class Hc3iMailbox : public ::testing::Test {
     auto [m, pb] = message(0, 4, seq, true, sn, epoch, view, idx);
     p.mailbox.on_app_receive(ctx, m, pb);
   }
-  std::vector<std::uint64_t> delivered() const {
-    std::vector<std::uint64_t> seqs;
-    for (const auto& [m, pb] : ctx.delivered) seqs.push_back(m.seq);
-    return seqs;
-  }
+  std::vector<std::uint64_t> delivered() const { return hc3i_test::seqs_of(ctx.delivered); }
   test_support::FakeFederation fed;
   Parts p;
   test_support::FakeNode& ctx;

@@ -105,4 +105,12 @@ inline Snapshot clc_snapshot(const test_support::FakeNode& node, hc3i::Sn sn, hc
   return s;
 }
 
+/** @brief The sequence numbers of @p list (a fake node's sent, re-sent or delivered messages), in
+ *  order. */
+inline std::vector<std::uint64_t> seqs_of(const std::vector<std::pair<AppMessage, PayloadPtr>>& list) {
+  std::vector<std::uint64_t> seqs;
+  for (const auto& [m, pb] : list) seqs.push_back(m.seq);
+  return seqs;
+}
+
 } // namespace ckptsim::hc3i_test
