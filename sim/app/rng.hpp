@@ -4,8 +4,11 @@
  * depend on the standard library. */
 #pragma once
 
+#include "sim/config/distribution.hpp"
+
 #include <cmath>
 #include <cstdint>
+#include <numbers>
 
 namespace ckptsim {
 
@@ -50,6 +53,28 @@ class Rng {
   double exponential(double mean) { return -mean * std::log1p(-uniform()); }
   /** @brief Weibull with shape k and scale lambda. */
   double weibull(double shape, double scale) { return scale * std::pow(-std::log1p(-uniform()), 1.0 / shape); }
+  /** @brief Lognormal: exp of a normal of mean @p mu and standard deviation @p sigma (Box-Muller,
+   *  two uniforms per draw). */
+  double lognormal(double mu, double sigma) {
+    const double radius = std::sqrt(-2.0 * std::log1p(-uniform()));
+    return std::exp(mu + sigma * radius * std::cos(2 * std::numbers::pi * uniform()));
+  }
+  /** @brief One duration drawn from @p d. */
+  double draw(const Distribution& d) {
+    switch (d.kind) {
+    case Distribution::Kind::Constant:
+      return d.mean;
+    case Distribution::Kind::Uniform:
+      return uniform(d.min, d.max);
+    case Distribution::Kind::Lognormal:
+      return lognormal(d.mu, d.sigma);
+    case Distribution::Kind::Weibull:
+      return weibull(d.shape, d.scale);
+    case Distribution::Kind::Exponential:
+      break;
+    }
+    return exponential(d.mean);
+  }
   bool bernoulli(double p) { return p > 0 && uniform() < p; }
   /** @brief Uniform integer in [0, n). */
   std::uint64_t below(std::uint64_t n) { return static_cast<std::uint64_t>(uniform() * static_cast<double>(n)); }

@@ -9,28 +9,6 @@ namespace ckptsim {
 
 namespace {
 
-Distribution parse_distribution(const json& j, const Where& at) {
-  Distribution d;
-  if (j.is_number() || j.is_string()) { // shorthand: a mean, exponentially distributed
-    d.mean = as_positive_quantity(j, at, units::Kind::Duration);
-    return d;
-  }
-  ObjectReader r(j, at);
-  auto kind = as_choice(r.required("distribution"), r.where("distribution"), {"exponential", "constant", "uniform"});
-  if (kind == "uniform") {
-    d.kind = Distribution::Kind::Uniform;
-    d.min = as_nonnegative_quantity(r.required("min"), r.where("min"), units::Kind::Duration);
-    d.max = as_positive_quantity(r.required("max"), r.where("max"), units::Kind::Duration);
-    if (d.max <= d.min) r.where("max").fail("\"max\" must be greater than \"min\"");
-    d.mean = (d.min + d.max) / 2;
-  } else {
-    d.kind = kind == "constant" ? Distribution::Kind::Constant : Distribution::Kind::Exponential;
-    d.mean = as_positive_quantity(r.required("mean"), r.where("mean"), units::Kind::Duration);
-  }
-  r.finish();
-  return d;
-}
-
 constexpr const char* kEveryOtherCluster = "*";
 
 // The "*" entry's send: {"same": p, "other": q}, kept as {p, q} until it is spread over clusters.
@@ -86,7 +64,8 @@ void parse_stochastic(ObjectReader& r, Application& app, const Topology& topo) {
     std::string name = as_string(c.required("cluster"), c.where("cluster"));
     StochasticCluster sc;
     sc.cluster = name;
-    sc.compute = parse_distribution(c.required("compute"), c.where("compute"));
+    // A step's computation: a bare duration is a mean, drawn exponentially (HC3I report section 5).
+    sc.compute = parse_distribution(c.required("compute"), c.where("compute"), Distribution::Kind::Exponential, false);
     sc.message_size = default_size;
     if (auto* v = c.optional("message_size"))
       sc.message_size = as_nonnegative_quantity(*v, c.where("message_size"), units::Kind::Size);

@@ -4,18 +4,12 @@
 #pragma once
 
 #include "sim/config/application.hpp"
+#include "sim/config/distribution.hpp"
 
 #include <string>
 #include <vector>
 
 namespace ckptsim {
-
-struct Distribution {
-  enum class Kind { Exponential, Constant, Uniform } kind = Kind::Exponential;
-  double mean = 1; // seconds (at 1 Gf)
-  double min = 0;  // uniform only
-  double max = 0;  // uniform only
-};
 
 struct StochasticCluster {
   std::string cluster;

@@ -21,18 +21,6 @@ AppStateValue StochasticWorkload::initial_state(NodeId process, std::uint64_t se
   return AppStateValue(std::move(s));
 }
 
-double StochasticWorkload::draw_compute(AppState& state, const Distribution& d) const {
-  switch (d.kind) {
-  case Distribution::Kind::Constant:
-    return d.mean;
-  case Distribution::Kind::Uniform:
-    return state.rng.uniform(d.min, d.max);
-  case Distribution::Kind::Exponential:
-    break;
-  }
-  return state.rng.exponential(d.mean);
-}
-
 void StochasticWorkload::draw_sends(AppState& state, NodeId self, std::vector<AppMessage>& sends) const {
   const ClusterId mine = layout_.cluster_of(self);
   const StochasticCluster& spec = spec_.clusters[mine];
@@ -76,7 +64,7 @@ std::optional<double> StochasticWorkload::advance(AppState& base, NodeId self, s
     return std::nullopt;
   }
   state.computed = true; // once this step's work is done, its sends follow
-  return std::min(left, draw_compute(state, spec_.clusters[layout_.cluster_of(self)].compute));
+  return std::min(left, state.rng.draw(spec_.clusters[layout_.cluster_of(self)].compute));
 }
 
 } // namespace ckptsim

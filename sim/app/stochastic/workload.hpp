@@ -20,7 +20,6 @@ class StochasticWorkload : public Workload {
 
  private:
   void draw_sends(AppState& state, NodeId self, std::vector<AppMessage>& sends) const;
-  double draw_compute(AppState& state, const Distribution& d) const;
   const StochasticSpec& spec_;
   const FederationLayout& layout_;
 };
