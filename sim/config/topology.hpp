@@ -2,6 +2,7 @@
  * failure source. The network part may come from a SimGrid platform XML instead. */
 #pragma once
 
+#include "sim/config/distribution.hpp"
 #include "sim/config/json_reader.hpp"
 
 #include <any>
@@ -48,7 +49,9 @@ struct HeartbeatSpec {
 struct FailureSpec {
   std::string model = "exponential"; // the failure source (sim/failures/<model>/), the default one
   std::any settings;                 // the source's fields, as it read them (FailureSourceInfo::read)
-  double downtime = 0;
+  // How long a failed node stays down (or, under shrink, how long after detection its process is
+  // relaunched elsewhere), drawn per failure event; a bare duration is a constant.
+  Distribution downtime = Distribution::constant(0);
   double detection_delay = 0;
   double restart_overhead = 0;
   OverlapPolicy overlap = OverlapPolicy::Protocol;

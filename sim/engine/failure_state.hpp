@@ -3,6 +3,7 @@
  * runs (the overlap policy). run_failures.cpp acts on them. */
 #pragma once
 
+#include "sim/app/rng.hpp"
 #include "sim/engine/recovery_tracker.hpp"
 #include "sim/failures/source.hpp"
 
@@ -11,11 +12,21 @@
 
 namespace ckptsim {
 
+/** @brief A failure of one node held while a recovery runs, with the repair time it will have. */
+struct DeferredFailure {
+  NodeId victim = 0;
+  double repair = 0;
+};
+
 struct FailureState {
   std::unique_ptr<FailureSource> source;
+  // The repair times the topology's "downtime" draws for events without their own: a stream of its
+  // own, so that a random downtime leaves the failure dates and victims as they were.
+  Rng repairs;
   RecoveryTracker recoveries;
   int nodes_down = 0;
-  std::deque<NodeId> deferred; // failures held while a recovery runs, oldest first
+  std::size_t delivered = 0;            // events of the source the run took in before it ended
+  std::deque<DeferredFailure> deferred; // failures held while a recovery runs, oldest first
 };
 
 } // namespace ckptsim

@@ -17,6 +17,11 @@ void Observation::reset(int endpoints, int nodes, int clusters) {
   states_.assign(static_cast<std::size_t>(endpoints), nullptr);
 }
 
+void Observation::warn(std::string message) {
+  std::fprintf(stderr, "ckptsim: warning: %s\n", message.c_str());
+  warnings_.push_back(std::move(message));
+}
+
 void Observation::set_state(NodeId e, const char* state) {
   if (states_[e] == state) return;
   states_[e] = state;

@@ -32,6 +32,10 @@ class Observation {
   void open_paje(const std::string& file, const FederationLayout& layout, const std::vector<ServiceSpec>& services);
   /** @brief What every node writes to. */
   Observers observers() { return Observers{stats, trace, oracle}; }
+  /** @brief A doubt about the inputs that does not stop the run: printed on stderr now, listed in
+   *  the results ("warnings"). */
+  void warn(std::string message);
+  const std::vector<std::string>& warnings() const { return warnings_; }
   std::size_t checks() const { return checks_; }
   std::size_t violations() const { return violations_; }
 
@@ -42,6 +46,7 @@ class Observation {
 
  private:
   std::vector<const char*> states_; // per endpoint: set_state's last value
+  std::vector<std::string> warnings_;
   std::size_t checks_ = 0;
   std::size_t violations_ = 0;
 };

@@ -32,14 +32,14 @@ void Run::share_host(int host) {
       endpoints_.runtimes[p]->set_cpu_share(cpu_share(p));
 }
 
-void Run::shrink_failure_arrival(int host) {
+void Run::shrink_failure_arrival(int host, double repair) {
   const double now = sg4::Engine::get_clock();
   if (endpoints_.host_dead[host]) { // off for good since an earlier failure: per-host rate thinning
     observe_.stats.add("failures.ignored_down");
     observe_.trace.emit(1, now, "failure_ignored", {{"node", host}, {"reason", "host off (shrink)"}});
     return;
   }
-  if (defer(host)) return;
+  if (defer(host, repair)) return;
   std::vector<NodeId> victims;
   for (NodeId p = 0; p < num_nodes(); p++)
     if (endpoints_.host_index[p] == host && endpoints_.up[p]) victims.push_back(p);
@@ -59,7 +59,7 @@ void Run::shrink_failure_arrival(int host) {
   endpoints_.host_dead[host] = true;
   if (victims.size() > 1)
     observe_.trace.emit(0, now, "host_failure", {{"host", platform_.hosts[host]->get_name()}, {"processes", victims}});
-  for (NodeId p : victims) strike(p, true);
+  for (NodeId p : victims) strike(p, repair, true);
 }
 
 bool Run::place_restart(NodeId victim) {

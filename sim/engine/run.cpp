@@ -3,6 +3,7 @@
 #include "sim/engine/watchdog.hpp"
 #include "sim/node/node_runtime.hpp"
 #include "sim/scenario/readers.hpp"
+#include "sim/units/units.hpp"
 
 #include <simgrid/s4u.hpp>
 #include <xbt/log.h>
@@ -73,6 +74,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   workload_ = make_workload(inputs_.application, platform_.layout);
   failures_.source = make_failure_source({inputs_.topology, platform_.layout, inputs_.config.options.seed},
                                          inputs_.application.scripted_failures);
+  failures_.repairs.reseed(mix_seed(inputs_.config.options.seed, 0xfa11u, 0x4e9a));
 
   const ProtocolInfo& info = ProtocolRegistry::instance().get(inputs_.config.options.protocol, "--protocol");
   for (const auto& [key, value] : inputs_.config.options.params) {
@@ -112,10 +114,11 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   ending_.termination.reset(num_nodes(), endpoints);
   ending_.stall_limit = inputs_.config.options.stall_limit >= 0
                             ? inputs_.config.options.stall_limit
-                            : default_stall_limit(inputs_.topology.failures.downtime,
+                            : default_stall_limit(inputs_.topology.failures.downtime.mean,
                                                   std::max(inputs_.topology.failures.detection_delay,
                                                            inputs_.topology.failures.heartbeat.timeout),
                                                   inputs_.topology.failures.restart_overhead);
+  warn_of_failure_rate();
   init_placement();
   try {
     wire_.set_proxy_mode(CommProxies::mode_from_environment());
@@ -123,6 +126,23 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
     throw InputError("environment", "CKPTSIM_COMM_PROXIES", e.what());
   }
   plan_contexts_for_run();
+}
+
+void Run::warn_of_failure_rate() {
+  if (!inputs_.application.scripted_failures.empty()) return; // the scripted failures replace the source
+  const auto& f = inputs_.topology.failures;
+  const FailureSourceInfo& source = FailureSourceRegistry::instance().get(f.model);
+  if (!source.mean_gap) return;
+  const double gap = source.mean_gap(inputs_.topology);
+  const double detection = std::max(f.detection_delay, f.heartbeat.timeout);
+  const double recovery = f.downtime.mean + detection + f.restart_overhead;
+  if (gap < recovery)
+    observe_.warn(fmt::format(
+        "the federation's MTBF ({}) is shorter than a recovery's least duration, (mean) "
+        "downtime + detection delay + restart overhead ({} + {} + {} = {}): on average the next failure "
+        "comes before a recovery can end, and the run may end with no progress",
+        units::format_duration(gap), units::format_duration(f.downtime.mean), units::format_duration(detection),
+        units::format_duration(f.restart_overhead), units::format_duration(recovery)));
 }
 
 std::string Run::endpoint_name(NodeId endpoint) const {
@@ -228,9 +248,11 @@ void Run::create_actors() {
     while (auto a = failures_.source->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
       if (ending_.end.over()) return;
-      // Every victim is down for the topology's downtime: the engine has no per-event repair yet.
-      if (a->repair) throw std::logic_error("a failure source gave its own repair time, which the engine cannot apply");
-      for (NodeId victim : a->victims) failure_arrival(victim);
+      failures_.delivered++;
+      // One repair time per event, the source's own or drawn from the topology's "downtime": the
+      // victims of one event (a rack, a cluster) come back together.
+      const double repair = a->repair ? *a->repair : failures_.repairs.draw(inputs_.topology.failures.downtime);
+      for (NodeId victim : a->victims) failure_arrival(victim, repair);
     }
   })->daemonize();
   if (std::isfinite(inputs_.config.options.end_date))

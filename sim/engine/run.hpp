@@ -20,6 +20,7 @@
 #include "sim/engine/rendezvous_service.hpp"
 #include "sim/engine/run_config.hpp"
 #include "sim/engine/storage_service.hpp"
+#include "sim/engine/watchdog.hpp"
 #include "sim/engine/wire_service.hpp"
 #include "sim/node/ports.hpp"
 #include "sim/platform/platform.hpp"
@@ -88,7 +89,7 @@ class Run : public LifecyclePort {
   void node_recovered(FailureId up_to, NodeId node) override;
   /** @brief @p node restored a state: counted in every recovery under way (processes rolled back
    *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
-  void node_rolled_back(NodeId node) override;
+  void node_rolled_back(NodeId node, double state_date) override;
 
  private:
   // What the Run's own files read of its parts.
@@ -101,7 +102,9 @@ class Run : public LifecyclePort {
   void update_engine_waiting();
   /** @brief No protocol control message on the wire and no agent recovering. */
   bool quiescent() const { return ending_.termination.quiescent(wire_.control_messages()); }
-  void failure_arrival(NodeId victim);
+  /** @brief A failure of @p victim arrives now (@p released: deferred until now); it stays down
+   *  @p repair seconds once struck. */
+  void failure_arrival(NodeId victim, double repair, bool released = false);
   /** @brief The work endpoint @p e had done when its last failure struck: what a restarted
    *  process loses at its first rollback; 0 for a service (it computes nothing, and the record is
    *  kept for computing processes only). */
@@ -113,6 +116,11 @@ class Run : public LifecyclePort {
   int cpu_share(NodeId node) const;
 
   void create_actors();
+  /** @brief Warns when failures come, on average, before a recovery can end (the source's mean gap
+   *  below downtime + detection + restart overhead). */
+  void warn_of_failure_rate();
+  /** @brief Warns that the failure log accounted for in @p log gave no failure to the run. */
+  void warn_of_empty_log(const nlohmann::ordered_json& log);
   /** @brief Sizes SimGrid's contexts for this run's actors (run_contexts.cpp); InputError when
    *  they cannot fit. Before the first actor exists. */
   void plan_contexts_for_run();
@@ -122,16 +130,18 @@ class Run : public LifecyclePort {
   /** @brief Whether the run is held open now (every process finished, no recovery, no deferred
    *  failure): the watchdog counts that time. */
   void update_held();
-  void end_stuck(const std::string& why);
+  void end_stuck(const ProgressVerdict& verdict);
+  /** @brief What the watchdog's rules read now. */
+  ProgressState progress_state() const;
   /** @brief Ends the run now for @p reason: every actor is killed. */
   void end_run(RunEnd::Reason reason, std::string why = {});
   std::string pending_report() const;
   void release_deferred();
   void report_progress();
-  void strike(NodeId victim, bool work_recorded = false);
+  void strike(NodeId victim, double repair, bool work_recorded = false);
   /** @brief Holds the failure of @p victim (a node, or a host under shrink) while a recovery runs
    *  and the overlap policy says so; true when held. */
-  bool defer(int victim);
+  bool defer(int victim, double repair);
   void detect(FailureId id);
   void restart(FailureId id);
   /** @brief Acts on what the tracker decides for recovery @p id now: "node back", its end. */
@@ -145,7 +155,7 @@ class Run : public LifecyclePort {
   // placement.cpp
   bool shrinking() const { return inputs_.topology.failures.restart == RestartPlacement::Shrink; }
   void init_placement();
-  void shrink_failure_arrival(int host);
+  void shrink_failure_arrival(int host, double repair);
   bool place_restart(NodeId victim);
   void share_host(int host);
 

@@ -14,11 +14,16 @@
 
 namespace ckptsim {
 
-void Run::failure_arrival(NodeId victim) {
+void Run::failure_arrival(NodeId victim, double repair, bool released) {
   const double now = sg4::Engine::get_clock();
   observe_.stats.add("failures.arrivals");
+  // Calm: it strikes a run with no recovery under way. A deferred one, released now, was counted
+  // when it arrived, during a recovery.
+  if (!released)
+    ending_.termination.note_failure(now, failures_.recoveries.open() == 0 && failures_.nodes_down == 0 &&
+                                              failures_.deferred.empty());
   if (shrinking()) { // the victim is a host, which may run two processes
-    shrink_failure_arrival(victim);
+    shrink_failure_arrival(victim, repair);
     return;
   }
   if (!endpoints_.up[victim]) { // a node that is down cannot fail again: per-node rate thinning
@@ -26,30 +31,33 @@ void Run::failure_arrival(NodeId victim) {
     observe_.trace.emit(1, now, "failure_ignored", {{"node", victim}, {"reason", "down"}});
     return;
   }
-  if (defer(victim)) return;
-  strike(victim);
+  if (defer(victim, repair)) return;
+  strike(victim, repair);
 }
 
-bool Run::defer(int victim) {
+bool Run::defer(int victim, double repair) {
   if (overlapping_allowed() || failures_.recoveries.open() == 0) return false;
   observe_.stats.add("failures.deferred");
   observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"node", victim}});
-  failures_.deferred.push_back(victim);
+  failures_.deferred.push_back({victim, repair});
   update_held();
   return true;
 }
 
-void Run::strike(NodeId victim, bool work_recorded) {
+void Run::strike(NodeId victim, double repair, bool work_recorded) {
   const double now = sg4::Engine::get_clock();
   const FailureId id = failures_.recoveries.next_id();
   const ClusterId c = platform_.layout.cluster_of(victim);
   if (!work_recorded)
     endpoints_.death_work[victim] = endpoints_.runtimes[victim] ? endpoints_.runtimes[victim]->current_work() : 0.0;
+  // The victim's step under way counted as done (progress is otherwise noted at step ends).
+  if (victim < num_nodes()) ending_.termination.note_progress(victim, endpoints_.death_work[victim], 0, now);
   observe_.trace.emit(0, now, "failure",
                       {{"failure", id},
                        {"node", victim},
                        {"host", shrinking() ? host_of(victim)->get_name() : platform_.layout.host_name(victim)},
-                       {"cluster", c}});
+                       {"cluster", c},
+                       {"repair", repair}});
   observe_.stats.add("failures");
   observe_.stats.add_cluster("failures", c);
   observe_.stats.record("failures", {{"id", id},
@@ -87,8 +95,9 @@ void Run::strike(NodeId victim, bool work_recorded) {
     detect(id);
   });
   // Under shrink the host never comes back: the process is relaunched on a survivor once the failure
-  // is detected (the LAM/MPI paper's mpirun, cr_wait then lb_fault_app), `downtime` after that.
-  const double restart_after = shrinking() ? detected_after + f.downtime : f.downtime;
+  // is detected (the LAM/MPI paper's mpirun, cr_wait then lb_fault_app), the repair time after that.
+  const double restart_after = shrinking() ? detected_after + repair : repair;
+  ending_.termination.note_stillness(std::max(detected_after, restart_after) + f.restart_overhead, now);
   sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = restart_after] {
     sg4::this_actor::sleep_for(d);
     restart(id);
@@ -207,14 +216,17 @@ void Run::recovery_done(FailureId id) {
   }
 }
 
-void Run::node_rolled_back(NodeId node) { failures_.recoveries.node_rolled_back(node); }
+void Run::node_rolled_back(NodeId node, double state_date) {
+  failures_.recoveries.node_rolled_back(node);
+  ending_.termination.note_rollback(state_date);
+}
 
 void Run::release_deferred() {
   while (!failures_.deferred.empty() && failures_.recoveries.open() == 0 && !ending_.end.over()) {
-    NodeId v = failures_.deferred.front();
+    const DeferredFailure d = failures_.deferred.front();
     failures_.deferred.pop_front();
     update_held();
-    failure_arrival(v);
+    failure_arrival(d.victim, d.repair, true);
   }
 }
 

@@ -5,13 +5,31 @@
 #include "sim/engine/run.hpp"
 
 #include "sim/engine/summary.hpp"
+#include "sim/units/units.hpp"
 #include "sim/version.hpp"
 
 #include <simgrid/version.h>
 
 #include <cmath>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace ckptsim {
+
+void Run::warn_of_empty_log(const nlohmann::ordered_json& log) {
+  std::vector<std::string> skipped;
+  for (const auto& [why, n] : log["skipped"].items()) skipped.push_back(fmt::format("{} {}", n.dump(), why));
+  std::string hint;
+  // A year of simulated time before the first failure: most likely a log of absolute dates.
+  if (log["first_at"].is_number() && log["first_at"].get<double>() > 365 * 86400.0)
+    hint = fmt::format("; its first failure comes {} after the start of the run: are its dates Unix epoch seconds? "
+                       "(the \"trace\" format takes dates from the start of the run; the \"fta\" source reads "
+                       "epoch seconds)",
+                       units::format_duration(log["first_at"].get<double>()));
+  observe_.warn(fmt::format("the failure log {} gave no failure to the run: {} record(s) read, skipped: {}{}",
+                            log["file"].get<std::string>(), log["records_read"].dump(),
+                            skipped.empty() ? "none" : fmt::format("{}", fmt::join(skipped, ", ")), hint));
+}
 
 RunResult Run::collect(double wall_seconds) {
   RunResult r;
@@ -50,6 +68,11 @@ RunResult Run::collect(double wall_seconds) {
   res["app_messages_delivered"] = observe_.stats.get("app.delivered");
   res["control_messages"] = observe_.stats.get("ctrl.total");
   res["consistency"] = {{"checks", observe_.checks()}, {"violations", observe_.violations()}};
+  if (auto log = failures_.source->account(failures_.delivered)) {
+    if (failures_.delivered == 0) warn_of_empty_log(*log);
+    res["failure_log"] = *log; // absent for synthetic sources
+  }
+  if (!observe_.warnings().empty()) res["warnings"] = observe_.warnings(); // absent when none
   res["wall_time_s"] = wall_seconds;
   res["events"] = ending_.events;
 

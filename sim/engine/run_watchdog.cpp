@@ -18,21 +18,36 @@ void Run::start_watchdog() {
   if (!std::isfinite(ending_.stall_limit)) return;
   sg4::Actor::create("watchdog", platform_.controller, [this] {
     while (!ending_.end.over()) {
-      const double now = sg4::Engine::get_clock();
-      const ProgressVerdict v = check_progress({.now = now,
-                                                .limit = ending_.stall_limit,
-                                                .all_finished = ending_.termination.held(),
-                                                .held_open = ending_.termination.held_open(now),
-                                                .first_finished = ending_.termination.first_all_finished(),
-                                                .idle = ending_.termination.idle(now),
-                                                .last_progress = ending_.termination.last_progress()});
+      ProgressVerdict v = check_progress(progress_state());
       if (v.stuck) {
-        end_stuck(v.why);
+        // Progress is noted when a step ends: a step under way may already have gone further than
+        // ever (a long step is no stall).
+        for (NodeId n = 0; n < num_nodes(); n++)
+          if (endpoints_.up[n] && endpoints_.runtimes[n] != nullptr && ending_.termination.computing(n))
+            ending_.termination.note_progress(n, endpoints_.runtimes[n]->current_work(), 0, sg4::Engine::get_clock());
+        v = check_progress(progress_state());
+      }
+      if (v.stuck) {
+        end_stuck(v);
         return;
       }
       sg4::this_actor::sleep_until(v.next_check);
     }
   })->daemonize();
+}
+
+ProgressState Run::progress_state() const {
+  const double now = sg4::Engine::get_clock();
+  return {.now = now,
+          .limit = ending_.stall_limit,
+          .all_finished = ending_.termination.held(),
+          .held_open = ending_.termination.held_open(now),
+          .first_finished = ending_.termination.first_all_finished(),
+          .idle = ending_.termination.idle(now),
+          .last_progress = ending_.termination.last_progress(),
+          .failures_since_progress = ending_.termination.failures_since_progress(),
+          .excused_until = ending_.termination.excused_until(),
+          .last_failure = ending_.termination.last_failure()};
 }
 
 std::string Run::pending_report() const {
@@ -82,10 +97,14 @@ std::string Run::pending_report() const {
   return fmt::format("{}", fmt::join(items, "; "));
 }
 
-void Run::end_stuck(const std::string& why) {
+void Run::end_stuck(const ProgressVerdict& verdict) {
   if (ending_.end.over()) return;
   const double now = sg4::Engine::get_clock();
-  const std::string stuck = pending_report() + " (" + why + ")";
+  const std::string& why = verdict.why;
+  // Under failures that arrive too fast, the cause comes first: what is pending is only its effect.
+  const std::string stuck = verdict.rule == ProgressVerdict::Rule::NoProgress
+                                ? why + " (pending: " + pending_report() + ")"
+                                : pending_report() + " (" + why + ")";
   std::fprintf(stderr, "ckptsim: stuck at %g s: %s\n", now, stuck.c_str());
   observe_.trace.emit(0, now, "stuck", {{"pending", pending_report()}, {"why", why}});
   observe_.stats.record("stuck", {{"date", now}, {"pending", pending_report()}, {"why", why}});

@@ -75,8 +75,21 @@ void Termination::note_progress(NodeId node, double work, std::uint64_t delivere
   best_work_[node] = std::max(best_work_[node], work);
   best_delivered_[node] = std::max(best_delivered_[node], delivered);
   last_progress_ = now;
+  failures_since_progress_ = 0;
+  longest_still_ = std::max(0.0, still_until_ - now); // failures still pending keep their due
+  longest_redo_ = 0;
   idle_ = 0;
   if (idle_since_ >= 0) idle_since_ = now;
+}
+
+void Termination::note_stillness(double still, double now) {
+  longest_still_ = std::max(longest_still_, still);
+  still_until_ = std::max(still_until_, now + still);
+  if (last_calm_) calm_until_ = std::max(calm_until_, now + still);
+}
+
+void Termination::note_rollback(double state_date) {
+  longest_redo_ = std::max(longest_redo_, last_progress_ - state_date);
 }
 
 void Termination::set_recovering(NodeId endpoint, bool recovering) {

@@ -50,6 +50,20 @@ class Termination {
    *  reached. Work redone after a rollback is not: a run stuck while failures keep striking
    *  redoes the same work after each one, and would otherwise look alive for ever. */
   void note_progress(NodeId node, double work, std::uint64_t delivered, double now);
+  /** @brief A failure arrived at @p now (struck, deferred or ignored); @p calm: no recovery was
+   *  open, no node down and no failure deferred then (it did not overtake another's recovery). */
+  void note_failure(double now, bool calm) {
+    failures_since_progress_++;
+    last_failure_ = now;
+    last_calm_ = calm;
+  }
+  /** @brief A failure struck at @p now keeps its victims from working for @p still seconds
+   *  (repair or restart, detection, restart overhead). */
+  void note_stillness(double still, double now);
+  /** @brief A process restored a state it first reached at @p state_date: getting back to the
+   *  furthest progress takes about last_progress() - state_date (the redo a legitimate recovery
+   *  needs before the application goes further than ever again). */
+  void note_rollback(double state_date);
 
   // ---- decisions ----
   /** @brief No protocol control message on the wire (@p control_on_wire), no agent recovering, no
@@ -67,11 +81,23 @@ class Termination {
   int finished_count() const { return finished_count_; }
   bool all_finished() const { return finished_count_ == static_cast<int>(finished_.size()); }
   bool computing() const { return computing_count_ > 0; }
+  bool computing(NodeId node) const { return computing_[node]; }
   /** @brief When every process was last finished (the makespan), first finished; -1: not yet. */
   double all_finished_date() const { return all_finished_date_; }
   double first_all_finished() const { return first_all_finished_; }
   /** @brief When some process last went further than ever (0: not yet). */
   double last_progress() const { return last_progress_; }
+  /** @brief Failures that arrived since last_progress(). */
+  int failures_since_progress() const { return failures_since_progress_; }
+  /** @brief When a failure last arrived (-1: never). */
+  double last_failure() const { return last_failure_; }
+  /** @brief Until when the failures since last_progress() and the rollbacks they caused may
+   *  legitimately keep the application from going further (the watchdog's no-progress rule):
+   *  until the stillness of the last calm failure ends (one that struck a run with no recovery
+   *  under way, which starts a legitimate recovery whenever it comes), or the longest stillness
+   *  after the last progress when later, plus the longest redo. A failure that overtakes another's
+   *  recovery excuses nothing more: failures that come faster than recoveries end. */
+  double excused_until() const { return std::max(calm_until_, last_progress_ + longest_still_) + longest_redo_; }
   /** @brief Seconds since last_progress() during which the run was idle (until @p now): no
    *  process computing, no failed node down, undetected or paying its restart overhead, no
    *  application message on the wire, some process not finished (the held-open rule's case). */
@@ -97,8 +123,15 @@ class Termination {
   bool app_on_wire_ = false;
   double busy_until_ = 0;
   double last_progress_ = 0;
-  double idle_ = 0;       // closed idle stretches since last_progress_
-  double idle_since_ = 0; // start of the idle stretch under way; -1: busy now
+  int failures_since_progress_ = 0;
+  double last_failure_ = -1;
+  bool last_calm_ = false;   // whether the failure that arrived last was calm (note_failure)
+  double calm_until_ = 0;    // when the stillness of the last calm failure ends
+  double still_until_ = 0;   // when the stillness of the failures so far ends, the latest
+  double longest_still_ = 0; // since last_progress_: the longest stillness of a failure pending then
+  double longest_redo_ = 0;  // since last_progress_: the longest redo a rollback needs
+  double idle_ = 0;          // closed idle stretches since last_progress_
+  double idle_since_ = 0;    // start of the idle stretch under way; -1: busy now
   void update_busy(double now);
   double idle_between(double from, double to) const { return std::max(0.0, to - std::max(from, busy_until_)); }
   double held_since_ = -1; // -1: not held open now

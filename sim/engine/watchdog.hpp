@@ -14,6 +14,12 @@
  *     keep striking redoes the same steps after each one (busy) and waits again (idle).
  *     Protocol messages and checkpoint transfers do not count: a protocol that keeps taking
  *     checkpoints around a process that waits forever is stuck all the same.
+ *   - no progress under failures: failures arrived since the application last went further than
+ *     ever, it went no further for `limit` seconds after these failures' recoveries could have
+ *     ended (Termination::excused_until: the stillness of the last calm one, the redo of their
+ *     rollbacks), busy or not, and failures keep arriving (one in the last `limit` seconds: slow recoveries after
+ *     the last failure are left to the other rules). Failures that arrive faster than recoveries end keep some node
+ * always down or restarting, which the idle rule counts as busy: without this rule such a run never ends.
  * docs/MODEL.md, "A run always ends". */
 #pragma once
 
@@ -24,16 +30,21 @@ namespace ckptsim {
 
 struct ProgressState {
   double now = 0;
-  double limit = 3600;       // seconds; infinity disables the watchdog
-  bool all_finished = false; // every process is finished now
-  double held_open = 0;      // seconds with every process finished and the run open, until now in all
-  double first_finished = 0; // when every process was first finished (for the report)
-  double idle = 0;           // seconds idle since last_progress (Termination::idle)
-  double last_progress = 0;  // when the application last went further than ever
+  double limit = 3600;             // seconds; infinity disables the watchdog
+  bool all_finished = false;       // every process is finished now
+  double held_open = 0;            // seconds with every process finished and the run open, until now in all
+  double first_finished = 0;       // when every process was first finished (for the report)
+  double idle = 0;                 // seconds idle since last_progress (Termination::idle)
+  double last_progress = 0;        // when the application last went further than ever
+  int failures_since_progress = 0; // failures that arrived since last_progress
+  double excused_until = 0;        // Termination::excused_until
+  double last_failure = -1;        // when a failure last arrived
 };
 
 struct ProgressVerdict {
+  enum class Rule { None, HeldOpen, Idle, NoProgress };
   bool stuck = false;
+  Rule rule = Rule::None;                                      // when stuck: which rule
   std::string why;                                             // when stuck: which rule, since when
   double next_check = std::numeric_limits<double>::infinity(); // when not stuck: when to look again
 };

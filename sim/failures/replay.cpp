@@ -19,6 +19,27 @@ ReplayedFailures::ReplayedFailures(const std::vector<FailureEvent>& events, cons
   }
 }
 
+ReplayedFailures::ReplayedFailures(const std::vector<FailureEvent>& events, const FederationLayout& layout,
+                                   std::string file)
+    : ReplayedFailures(events, layout) {
+  file_ = std::move(file);
+}
+
+std::optional<nlohmann::ordered_json> ReplayedFailures::account(std::size_t delivered) const {
+  if (file_.empty()) return std::nullopt;
+  nlohmann::ordered_json skipped = nlohmann::ordered_json::object();
+  if (delivered < events_.size()) skipped["after the end of the run"] = events_.size() - delivered;
+  return nlohmann::ordered_json{
+      {"file", file_},
+      {"records_read", events_.size()},
+      {"used", delivered},
+      {"skipped", skipped},
+      {"origin", "0"},
+      {"first_at", events_.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(events_.front().first)},
+      {"first_used", delivered > 0 ? nlohmann::ordered_json(events_.front().first) : nullptr},
+      {"last_used", delivered > 0 ? nlohmann::ordered_json(events_[delivered - 1].first) : nullptr}};
+}
+
 std::optional<FailureArrival> ReplayedFailures::next() {
   if (next_ >= events_.size()) return std::nullopt;
   const auto& [date, victim] = events_[next_++];

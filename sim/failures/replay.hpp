@@ -15,9 +15,13 @@ class ReplayedFailures : public FailureSource {
   /** @brief Resolves every node of @p events against @p layout now: an unknown node is an
    *  InputError naming the event's file and line (FailureEvent::where). */
   ReplayedFailures(const std::vector<FailureEvent>& events, const FederationLayout& layout);
+  /** @brief The same, read from failure log @p file, which the results account for. */
+  ReplayedFailures(const std::vector<FailureEvent>& events, const FederationLayout& layout, std::string file);
   std::optional<FailureArrival> next() override;
+  std::optional<nlohmann::ordered_json> account(std::size_t delivered) const override;
 
  private:
+  std::string file_;                              // empty: a scripted application's failures, no file to account for
   std::vector<std::pair<double, NodeId>> events_; // date, victim
   std::size_t next_ = 0;
 };

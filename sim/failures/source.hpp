@@ -36,6 +36,10 @@ class FailureSource {
   virtual ~FailureSource() = default;
   /** @brief The next failure event, or nullopt when there is none. */
   virtual std::optional<FailureArrival> next() = 0;
+  /** @brief For a source that replays a file: what it read, used and skipped, and why (the
+   *  results' "failure_log": "file", "records_read", "used", "skipped" {reason: count}, ...),
+   *  given the @p delivered events the run took before it ended. nullopt: a synthetic source. */
+  virtual std::optional<nlohmann::ordered_json> account(std::size_t /*delivered*/) const { return std::nullopt; }
 };
 
 /** @brief What a failure source sees of a run once its platform exists. */
@@ -60,6 +64,9 @@ struct FailureSourceInfo {
   /** The run's generator of failure events (an InputError when the settings do not fit the
    *  platform, e.g. a node the federation does not have). */
   std::function<std::unique_ptr<FailureSource>(const FailureSourceContext& context)> make{};
+  /** Optional: the mean time between the source's failure events (its federation MTBF), for the
+   *  warning when failures would, on average, come before a recovery can end. */
+  std::function<double(const Topology& topology)> mean_gap{};
 };
 
 using FailureSourceRegistry = Registry<FailureSourceInfo>;

@@ -132,10 +132,13 @@ Snapshot NodeRuntime::initial_snapshot() {
 void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
   if (service_) return;
   outbox_.forget_awaited(); // the restored process waits for none of the transfers under way
+  // The work of a step under way counts as done before it is lost (progress is otherwise noted at
+  // step ends): the watchdog allows the redo from there.
+  if (!dead()) env_.lifecycle.note_progress(id_, current_work(), app_.state()->delivered);
   const double lost = app_.restore(s.app, now());
   Stats& st = env_.observe.stats;
   st.add("rollbacks");
-  if (!dead()) env_.lifecycle.node_rolled_back(id_);
+  if (!dead()) env_.lifecycle.node_rolled_back(id_, s.date);
   st.add("lost_work", lost);
   st.add_cluster("lost_work", cluster_, lost);
   env_.observe.oracle.truncate(id_, s.oracle_position);

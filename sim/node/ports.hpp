@@ -116,8 +116,9 @@ class LifecyclePort {
   virtual void notice_processed(FailureId id, NodeId node) = 0;
   virtual void restart_complete(FailureId id, NodeId node) = 0;
   virtual void node_recovered(FailureId up_to, NodeId node) = 0;
-  /** @brief @p node restored a state: counted in every recovery under way. */
-  virtual void node_rolled_back(NodeId node) = 0;
+  /** @brief @p node restored a state it first reached at @p state_date: counted in every
+   *  recovery under way, and the watchdog allows for redoing the work since then. */
+  virtual void node_rolled_back(NodeId node, double state_date) = 0;
 };
 
 /** @brief Rendezvous sends (Workload::rendezvous): who has posted which receive. */

@@ -65,7 +65,7 @@ FailureSpec parse_failures(const json& j, const Where& at, const std::string& ba
     if (source.name == f.model) f.settings = std::move(settings);
   }
   if (auto* v = r.optional("downtime"))
-    f.downtime = as_nonnegative_quantity(*v, r.where("downtime"), units::Kind::Duration);
+    f.downtime = parse_distribution(*v, r.where("downtime"), Distribution::Kind::Constant, true);
   if (auto* v = r.optional("detection_delay"))
     f.detection_delay = as_nonnegative_quantity(*v, r.where("detection_delay"), units::Kind::Duration);
   if (auto* v = r.optional("restart_overhead"))

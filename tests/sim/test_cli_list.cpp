@@ -66,6 +66,8 @@ TEST(CliList, PrintsEveryRegistry) {
       "  exponential",
       "  weibull", "    shape",
       "  trace", "    trace",
+      "  lanl", "    file", "    system", "    from", "    to", "    causes", "    nodes",
+      "  fta", "    file", "    platform_id", "    from", "    to", "    nodes",
       "  none",
       "Timers",
       "  checkpoint_period",

@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+#include <tuple>
+
 using namespace ckptsim;
 using namespace ckptsim::test_support;
 
@@ -106,4 +110,95 @@ TEST(Failures, WeibullFailuresRunConsistently) {
   EXPECT_GT(r.document["results"]["failures"].get<int>(), 0);
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
   EXPECT_EQ(r.document["run"]["failure_model"], "weibull");
+}
+
+TEST(Failures, EachFailureDrawsItsOwnRepairTimeFromTheDowntimeDistribution) {
+  // Two failures, a lognormal downtime of mean 2 s: each victim restarts its own drawn repair time
+  // after its failure, and the two draws differ.
+  RunConfig c = scenario(json::parse(R"([{"date": 3, "node": "c0-1"}, {"date": 4.2, "node": "c0-0"}])"), "allow");
+  c.topology_doc["failures"]["downtime"] = {{"distribution", "lognormal"}, {"mean", 2}, {"stddev", 1}};
+  c.options.seed = 5;
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
+  std::map<int, std::pair<double, double>> failures; // id: date, repair
+  std::map<int, double> restarts;
+  for (const auto& e : read_trace(c.options.trace_file)) {
+    if (e["ev"] == "failure") failures[e["failure"]] = {e["t"], e["repair"]};
+    if (e["ev"] == "restart") restarts[e["failure"]] = e["t"];
+  }
+  ASSERT_EQ(failures.size(), 2u);
+  ASSERT_EQ(restarts.size(), 2u);
+  for (const auto& [id, f] : failures) {
+    EXPECT_GT(f.second, 0.0);
+    EXPECT_NEAR(restarts[id], f.first + f.second, kEps) << "failure " << id;
+  }
+  EXPECT_NE(failures.begin()->second.second, failures.rbegin()->second.second);
+}
+
+TEST(Failures, AFailureLogReplaysItsDatesVictimsAndRepairTimesExactly) {
+  // System 20 of the LANL sample on 8 nodes under "none" (overlapping failures allowed: none is
+  // deferred): the run's failures are the log's, to the second (see test_failure_logs.cpp).
+  json topo = small_topology(1, 8, INFINITY);
+  topo["failures"] = {{"model", "lanl"},
+                      {"file", std::string(CKPTSIM_SOURCE_DIR) + "/workloads/failures/lanl-sample.csv"},
+                      {"system", 20},
+                      {"detection_delay", 1}};
+  RunConfig c = make_config(topo, small_application(1, 100, 10 * 86400.0, 0, 0));
+  c.options.protocol = "none";
+  c.options.end_date = 8 * 86400.0;
+  c.options.stall_limit = INFINITY; // restarted from scratch every day or so, the application never ends
+  c.options.trace_file = temp_path("lanl-replay.jsonl");
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  EXPECT_EQ(res["status"], "stopped at the end date");
+  EXPECT_EQ(res["failure_log"]["used"], 8);
+  EXPECT_EQ(res["failure_log"]["skipped"], (json{{"other system", 2}}));
+  EXPECT_FALSE(res.contains("warnings"));
+  std::vector<std::tuple<double, int, double>> got, restarts;
+  std::map<int, double> struck; // failure id: date + repair
+  for (const auto& e : read_trace(c.options.trace_file)) {
+    if (e["ev"] == "failure") {
+      got.emplace_back(e["t"], e["node"], e["repair"]);
+      struck[e["failure"]] = e["t"].get<double>() + e["repair"].get<double>();
+    }
+    if (e["ev"] == "restart") EXPECT_NEAR(e["t"].get<double>(), struck.at(e["failure"]), kEps);
+  }
+  constexpr double h = 3600;
+  const std::vector<std::tuple<double, int, double>> want = {{0, 2, 1.5 * h},
+                                                             {6 * h + 1200, 0, 1800},
+                                                             {27 * h + 300, 5, 600},
+                                                             {47 * h + 2400, 5, 12 * h},
+                                                             {47 * h + 2400, 6, 12 * h},
+                                                             {87 * h + 3540, 0, 300},
+                                                             {128 * h + 1800, 2, 1.5 * h},
+                                                             {164 * h + 900, 1, 1800}};
+  EXPECT_EQ(got, want);
+}
+
+TEST(Failures, ALogWhoseDatesAllFallAfterTheRunIsAWarningNotSilence) {
+  // Unix epoch seconds in a "trace" file: every date lies decades after the start.
+  const std::string log = temp_path("epoch-failures.txt");
+  std::ofstream(log) << "1133706720 c0-1\n1133710320 c0-0\n";
+  json topo = small_topology(1, 2, INFINITY);
+  topo["failures"] = {{"model", "trace"}, {"trace", log}};
+  RunConfig c = make_config(topo, small_application(1, 1, 20, 0, 0));
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  EXPECT_EQ(res["status"], "completed");
+  EXPECT_EQ(res["failures"], 0);
+  EXPECT_EQ(res["failure_log"]["records_read"], 2);
+  EXPECT_EQ(res["failure_log"]["used"], 0);
+  EXPECT_EQ(res["failure_log"]["skipped"], (json{{"after the end of the run", 2}}));
+  ASSERT_EQ(res["warnings"].size(), 1u);
+  const std::string w = res["warnings"][0];
+  EXPECT_EQ(w.rfind("the failure log " + log +
+                        " gave no failure to the run: 2 record(s) read, skipped: 2 after the "
+                        "end of the run; its first failure comes 1.13371e+09 s",
+                    0),
+            0u)
+      << w;
+  EXPECT_NE(w.find("are its dates Unix epoch seconds?"), std::string::npos) << w;
 }

@@ -196,7 +196,9 @@ TEST(Watchdog, RunStuckWhileFailuresKeepStrikingEndsAsStuck) {
   // 100 s (detected 1 s later, back 2 s after the failure), and each time it computes its 1 s
   // again: work redone, no progress. Idle: 1..100 s (99 s), 103..200 s and 203..300 s (97 s
   // each): with a limit of 300 s, stuck at 303 + 7 = 310 s, after 3 failures. (Counting only
-  // idle stretches in a row, reset by the recomputation, it ran until the end date.)
+  // idle stretches in a row, reset by the recomputation, it ran until the end date. The rule for
+  // failures without progress would stop it at 302 + 1 + 300 = 603 s: the last failure's
+  // stillness, the redo of 1 s, the limit.)
   const std::string trace = temp_path("stuck_failures.ti");
   std::ofstream(trace) << "0 compute 1e9\n0 recv 1 0 100\n1 send 0 0 100\n";
   const std::string failures = temp_path("stuck_failures.txt");
@@ -220,6 +222,34 @@ TEST(Watchdog, RunStuckWhileFailuresKeepStrikingEndsAsStuck) {
       << status;
   EXPECT_NEAR(res["end_date"].get<double>(), 310.0, 1e-6);
   EXPECT_EQ(res["failures"], 3);
+}
+
+TEST(Watchdog, FailuresFasterThanRecoveriesEndTheRunWithNoProgress) {
+  // A failure every 5 s on average, each keeping its node still 60 + 1 + 10 s: a node is always
+  // down or restarting (never idle), and coordinated's global rollbacks undo what little runs in
+  // between. Before simulating, a warning names the numbers; the run ends by itself as stuck
+  // once it went no further for the limit beyond what its failures need.
+  json topo = small_topology(1, 4, 5.0);
+  topo["failures"] = {{"downtime", 60}, {"detection_delay", 1}, {"restart_overhead", 10}};
+  RunConfig c = make_config(topo, small_application(1, 5.0, 2000, 0.3, 0));
+  c.options.protocol = "coordinated";
+  c.options.stall_limit = 600;
+  c.options.seed = 2;
+  const auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  const std::string status = res["status"];
+  EXPECT_EQ(status.rfind("stuck: no progress: failures arrive faster than recoveries end (", 0), 0u) << status;
+  ASSERT_EQ(res["warnings"].size(), 1u);
+  EXPECT_EQ(res["warnings"][0].get<std::string>().rfind(
+                "the federation's MTBF (5 s) is shorter than a recovery's least duration, (mean) downtime + "
+                "detection delay + restart overhead (60 s + 1 s + 10 s = 71 s)",
+                0),
+            0u)
+      << res["warnings"][0];
+  EXPECT_GT(res["failures"].get<int>(), 10);
+  EXPECT_LT(res["end_date"].get<double>(), 2000.0 + 3 * 600);
+  EXPECT_EQ(res["consistency"]["violations"], 0);
 }
 
 TEST(Watchdog, StuckRunExitsWithStatus3AndWritesItsResults) {

@@ -68,7 +68,12 @@ TEST_P(Scenario, EndsAsExpected) {
     return;
   }
   ASSERT_EQ(res.exit_status, 0) << res.error;
-  EXPECT_EQ(res.document["results"]["status"], expect);
+  const std::string status = res.document["results"]["status"];
+  // "..." at the end: the status starts so (a status that gives dates and counts).
+  if (expect.size() > 3 && expect.ends_with("..."))
+    EXPECT_EQ(status.rfind(expect.substr(0, expect.size() - 3), 0), 0u) << status;
+  else
+    EXPECT_EQ(status, expect);
   EXPECT_EQ(res.document["results"]["consistency"]["violations"], 0);
 }
 

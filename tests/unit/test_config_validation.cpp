@@ -255,7 +255,8 @@ TEST(ConfigTopology, DuplicateOrMalformedClusterName) {
 TEST(ConfigTopology, BadFailureModelOrOverlapChoice) {
   json t = two_clusters();
   t["failures"] = {{"model", "poisson"}};
-  EXPECT_TRUE(topology_fails(t, "/failures/model", "\"poisson\" is not one of: exponential, weibull, trace, none"));
+  EXPECT_TRUE(
+      topology_fails(t, "/failures/model", "\"poisson\" is not one of: exponential, weibull, trace, lanl, fta, none"));
   t["failures"] = {{"overlap", "sometimes"}};
   EXPECT_TRUE(topology_fails(t, "/failures/overlap", "\"sometimes\" is not one of: protocol, allow, defer"));
   t["failures"] = {{"shape", 0.7}};

@@ -218,12 +218,12 @@ TEST(Protocols, ListedByNameAndAnUnknownOneListsTheValidOnes) {
 
 TEST(FailureSources, ListedInRankOrderWithoutTestSources) {
   EXPECT_EQ(FailureSourceRegistry::instance().names(),
-            (std::vector<std::string>{"exponential", "weibull", "trace", "none"}));
+            (std::vector<std::string>{"exponential", "weibull", "trace", "lanl", "fta", "none"}));
   EXPECT_EQ(FailureSourceRegistry::instance().all().front().name, "test-pairs"); // rank -1
   EXPECT_EQ(problem_of([] {
               two_clusters_with_failures(json{{"model", "poisson"}});
             }),
-            "/failures/model: \"poisson\" is not one of: exponential, weibull, trace, none");
+            "/failures/model: \"poisson\" is not one of: exponential, weibull, trace, lanl, fta, none");
   EXPECT_EQ(cli::failure_sources_listing().find("test-pairs"), std::string::npos);
 }
 
@@ -242,8 +242,8 @@ TEST(FailureSources, ATestSourceIsChosenByTheTopologyAndGivesItsEvents) {
               two_clusters_with_failures(json{{"every", "2min"}});
             }),
             unknown_field("/failures/every", "every",
-                          {"detection_delay", "downtime", "heartbeat", "model", "overlap", "restart",
-                           "restart_overhead", "shape", "trace"}));
+                          {"causes", "detection_delay", "downtime", "file", "from", "heartbeat", "model", "nodes",
+                           "overlap", "platform_id", "restart", "restart_overhead", "shape", "system", "to", "trace"}));
 }
 
 TEST(FailureSources, ListedFieldsAreExactlyTheFieldsTheirReadersRead) {
@@ -252,8 +252,9 @@ TEST(FailureSources, ListedFieldsAreExactlyTheFieldsTheirReadersRead) {
   std::set<std::string> known = common;
   for (const std::string& name : FailureSourceRegistry::instance().names())
     for (const auto& [field, description] : FailureSourceRegistry::instance().get(name).fields) known.insert(field);
-  EXPECT_EQ(known, (std::set<std::string>{"detection_delay", "downtime", "heartbeat", "model", "overlap", "restart",
-                                          "restart_overhead", "shape", "trace"}));
+  EXPECT_EQ(known, (std::set<std::string>{"causes", "detection_delay", "downtime", "file", "from", "heartbeat", "model",
+                                          "nodes", "overlap", "platform_id", "restart", "restart_overhead", "shape",
+                                          "system", "to", "trace"}));
   EXPECT_EQ(problem_of([] { two_clusters_with_failures(json{{"zzz", 1}}); }), unknown_zzz("/failures/zzz", known));
   // Each source's field is refused under another source.
   EXPECT_EQ(problem_of([] {
@@ -295,6 +296,26 @@ TEST(Listing, FailureSourcesAndTimers) {
       "node index), '#' starts a comment\n"
       "                   trace  the failure trace file, relative to the topology file; required with the "
       "source\n"
+      "  lanl           the failures of one system of the LANL failure log (LA-UR-05-7318, CSV as published), "
+      "replayed with their repair times (Prob Fixed - Prob Started)\n"
+      "                   file  the LANL CSV file, relative to the topology file; required\n"
+      "                   system  the \"System\" number to replay; required\n"
+      "                   from  start of the window, a date of the log (m/d/yyyy h:mm), simulated time 0; default: "
+      "the first selected failure\n"
+      "                   to  end of the window, a date of the log; default: none\n"
+      "                   causes  the cause columns to keep (Facilities, Hardware, Human Error, Network, "
+      "Undetermined, Software); default: all\n"
+      "                   nodes  \"modulo\" (nodenumz mod the node count, default), \"by-name\" (nodenumz as text "
+      "equals a host name) or {\"nodenumz\": \"host\"}\n"
+      "  fta            the unavailability events of a Failure Trace Archive event_trace table (tab-separated, "
+      "epoch seconds), replayed with their durations as repair times\n"
+      "                   file  the event_trace file, relative to the topology file; required\n"
+      "                   platform_id  keep the events of this platform only; default: all\n"
+      "                   from  start of the window, epoch seconds, simulated time 0; default: the first selected "
+      "failure\n"
+      "                   to  end of the window, epoch seconds; default: none\n"
+      "                   nodes  \"modulo\" (node_id mod the node count, default), \"by-name\" (node_name equals "
+      "a host name) or {\"node_id\": \"host\"}\n"
       "  none           no failure at all, whatever the topology's \"mtbf\"\n");
   EXPECT_EQ(cli::timers_listing(),
             "Timers (timer file):\n"

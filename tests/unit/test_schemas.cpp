@@ -389,6 +389,17 @@ const Case kCases[] = {
     {"topology", false, R"({"failures": {"model": "weibull", "shape": 0}, "clusters": [)" C1 "]}"},
     {"topology", false, R"({"failures": {"model": "trace"}, "clusters": [)" C1 "]}"},
     {"topology", false, R"({"failures": {"downtime": "-1s"}, "clusters": [)" C1 "]}"},
+    {"topology", true, R"({"failures": {"downtime": {"distribution": "lognormal", "mean": "1h", "stddev": "2h"}},
+      "clusters": [)" C1 "]}"},
+    {"topology", true, R"({"failures": {"downtime": {"distribution": "weibull", "shape": 0.7, "scale": "30min"}},
+      "clusters": [)" C1 "]}"},
+    {"topology", true, R"({"failures": {"downtime": {"distribution": "constant", "mean": 0}}, "clusters": [)" C1 "]}"},
+    {"topology", false, R"({"failures": {"downtime": {"distribution": "lognormal", "mu": 1, "sigma": 1, "mean": 3}},
+      "clusters": [)" C1 "]}"},
+    {"topology", false,
+     R"({"failures": {"downtime": {"distribution": "weibull", "shape": 0.7}}, "clusters": [)" C1 "]}"},
+    {"topology", false,
+     R"({"failures": {"downtime": {"distribution": "exponential", "mean": 0}}, "clusters": [)" C1 "]}"},
 
     {"application", true, R"({"kind": "stochastic", "total_time": "1h", "clusters": [{"cluster": "c0", "compute":
       "100s", "send": {"c1": 0.5, "comment": "x"}}, {"cluster": "c1", "compute": {"distribution": "uniform", "min": 0,
@@ -396,6 +407,9 @@ const Case kCases[] = {
     {"application", true, R"({"kind": "stochastic", "total_time": 60, "deterministic": false, "message_size": "4KiB",
       "clusters": [{"cluster": "c0", "compute": {"distribution": "constant", "mean": 1}, "message_size": 8},
       {"cluster": "c1", "compute": 2}]})"},
+    {"application", true, R"({"kind": "stochastic", "total_time": 60, "clusters": [{"cluster": "c0", "compute":
+      {"distribution": "lognormal", "mu": 0, "sigma": 0.5}}, {"cluster": "c1", "compute": {"distribution": "weibull",
+      "shape": 2, "mean": "3s"}}]})"},
     {"application", false, R"({"kind": "random", "total_time": 1, "clusters": []})"},
     {"application", false, R"({"kind": "stochastic", "total_time": 1, "clusters": [{"cluster": "c0", "compute": 1,
       "zz": 0}, {"cluster": "c1", "compute": 1}]})"},

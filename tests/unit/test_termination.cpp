@@ -113,6 +113,36 @@ TEST(Termination, IdleTimeCountsEveryIdleStretchSinceTheFurthestProgress) {
   EXPECT_DOUBLE_EQ(t.idle(100.0), 3.0);
 }
 
+TEST(Termination, FailuresWithoutProgressAreExcusedUntilTheLastCalmOnesRecoveryCouldHaveEnded) {
+  Termination t;
+  t.reset(2, 2);
+  t.note_progress(0, 100.0, 0, 100.0); // the furthest so far, at 100 s
+  EXPECT_EQ(t.failures_since_progress(), 0);
+  t.note_failure(110.0, true);   // calm: nothing else under way
+  t.note_stillness(70.0, 110.0); // down until 180 s
+  t.note_rollback(40.0);         // back to a state of 40 s: 60 s to redo up to where it was at 100 s
+  t.note_failure(120.0, false);  // overtakes the first one's recovery: excuses nothing more
+  t.note_stillness(90.0, 120.0);
+  t.note_rollback(90.0);
+  EXPECT_EQ(t.failures_since_progress(), 2);
+  EXPECT_DOUBLE_EQ(t.last_failure(), 120.0);
+  // The longest stillness after the progress (90 s), later than the calm one's end, plus the redo.
+  EXPECT_DOUBLE_EQ(t.excused_until(), 100.0 + 90.0 + 60.0);
+  t.note_failure(300.0, true); // calm again, during the redo: a new legitimate recovery
+  t.note_stillness(20.0, 300.0);
+  EXPECT_DOUBLE_EQ(t.excused_until(), 320.0 + 60.0);
+  for (int i = 0; i < 50; i++) { // a storm: nothing more is excused
+    t.note_failure(330.0 + i, false);
+    t.note_stillness(20.0, 330.0 + i);
+  }
+  EXPECT_DOUBLE_EQ(t.excused_until(), 380.0);
+  // Progress at 350 s: the count starts again, the redo is done; the failures still pending keep
+  // the stillness they have left (the last one's, until 399 s).
+  t.note_progress(1, 5.0, 0, 350.0);
+  EXPECT_EQ(t.failures_since_progress(), 0);
+  EXPECT_DOUBLE_EQ(t.excused_until(), 399.0);
+}
+
 TEST(RunEnd, StatusAndCutFollowTheReason) {
   RunEnd e;
   EXPECT_FALSE(e.over());

@@ -63,6 +63,47 @@ TEST(Watchdog, BusyTimeIsNotIdle) {
   EXPECT_DOUBLE_EQ(v.next_check, 1e6 + 40);
 }
 
+TEST(Watchdog, FailuresFasterThanRecoveriesStopTheRunBusyOrNot) {
+  // Failures keep a node down all the time (the run is never idle), the last progress was at 200 s,
+  // the failures since then are excused until 500 s (stillness and redo): stuck at 500 + 3600.
+  ProgressState s{.now = 4000,
+                  .limit = 3600,
+                  .idle = 0,
+                  .last_progress = 200,
+                  .failures_since_progress = 700,
+                  .excused_until = 500,
+                  .last_failure = 3990};
+  auto v = check_progress(s);
+  EXPECT_FALSE(v.stuck);
+  EXPECT_DOUBLE_EQ(v.next_check, 4100);
+  s.now = 4100;
+  v = check_progress(s);
+  ASSERT_TRUE(v.stuck);
+  EXPECT_EQ(v.rule, ProgressVerdict::Rule::NoProgress);
+  EXPECT_EQ(v.why.rfind("no progress: failures arrive faster than recoveries end (700 failure(s)", 0), 0) << v.why;
+  EXPECT_NE(v.why.find("at 200 s"), std::string::npos) << v.why;
+  // The same stall, idle most of the time: the application waits, the failures only interrupt it.
+  s.idle = 2000;
+  v = check_progress(s);
+  ASSERT_TRUE(v.stuck);
+  EXPECT_EQ(v.rule, ProgressVerdict::Rule::Idle);
+  EXPECT_EQ(v.why.rfind("the application went no further since 200 s, and the run was idle 2000 s of the 3900 s "
+                        "(1.083 h) since, while 700 failure(s) struck",
+                        0),
+            0u)
+      << v.why;
+  s.idle = 0;
+  // The failures stopped over an hour ago: recoveries that end slowly are left to the other rules.
+  s.last_failure = 4100 - 3601;
+  EXPECT_FALSE(check_progress(s).stuck);
+  s.last_failure = 3990;
+  // Without a failure since the last progress, a busy run is not stuck (a long step computes).
+  s.failures_since_progress = 0;
+  v = check_progress(s);
+  EXPECT_FALSE(v.stuck);
+  EXPECT_DOUBLE_EQ(v.next_check, 4100 + 3600);
+}
+
 TEST(Watchdog, InfiniteLimitNeverStops) {
   ProgressState s{.now = 1e9, .limit = INFINITY, .all_finished = true, .held_open = 1e9};
   auto v = check_progress(s);

@@ -16,6 +16,7 @@ const FailureSourceRegistration exponential_source{{
           const double mtbf = context.topology.mtbf;
           return std::make_unique<RenewalFailures>(context, [mtbf](Rng& rng) { return rng.exponential(mtbf); });
         },
+    .mean_gap = [](const Topology& topology) { return topology.mtbf; },
 }};
 
 } // namespace

@@ -12,7 +12,7 @@ class NoFailures : public FailureSource {
 const FailureSourceRegistration none_source{{
     .name = "none",
     .description = "no failure at all, whatever the topology's \"mtbf\"",
-    .rank = 3,
+    .rank = 9,
     .make = [](const FailureSourceContext&) { return std::make_unique<NoFailures>(); },
 }};
 

@@ -47,6 +47,7 @@ std::any read_trace(ObjectReader& r, bool chosen, const std::string& base_dir) {
     if (!chosen) r.where("trace").fail("\"trace\" is only meaningful with \"model\": \"trace\"");
     std::string name = as_string(*v, r.where("trace"));
     std::string path = (!name.empty() && name[0] != '/' && !base_dir.empty()) ? base_dir + "/" + name : name;
+    s.file = path;
     s.events = load_failure_trace(path);
   } else if (chosen) {
     r.where("trace").fail("missing required field \"trace\" (the failure trace file) for \"model\": \"trace\"");
@@ -63,8 +64,8 @@ const FailureSourceRegistration trace_source{{
     .read = read_trace,
     .make =
         [](const FailureSourceContext& context) {
-          return std::make_unique<ReplayedFailures>(context.topology.failures.settings_as<TraceSettings>().events,
-                                                    context.layout);
+          const auto& trace = context.topology.failures.settings_as<TraceSettings>();
+          return std::make_unique<ReplayedFailures>(trace.events, context.layout, trace.file);
         },
 }};
 

@@ -34,6 +34,7 @@ const FailureSourceRegistration weibull_source{{
           return std::make_unique<RenewalFailures>(
               context, [k, scale = weibull_scale(mtbf, k)](Rng& rng) { return rng.weibull(k, scale); });
         },
+    .mean_gap = [](const Topology& topology) { return topology.mtbf; },
 }};
 
 } // namespace
