@@ -105,6 +105,11 @@ LogFailures::LogFailures(LogSelection selection, const NodeMapping& mapping, con
   selection_.records = std::move(kept);
 }
 
+std::unique_ptr<FailureSource> make_log_failures(const FailureSourceContext& context) {
+  const auto& s = context.topology.failures.settings_as<LogSettings>();
+  return std::make_unique<LogFailures>(s.selection, s.nodes, context.layout, s.nodes_at);
+}
+
 std::optional<FailureArrival> LogFailures::next() {
   if (next_ >= arrivals_.size()) return std::nullopt;
   return arrivals_[next_++];

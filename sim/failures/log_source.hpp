@@ -68,6 +68,10 @@ struct LogSettings {
  *  origin: @p from when given (with its text), else the first record's date. */
 void settle_selection(LogSelection& s, std::optional<double> from, const std::string& from_text);
 
+/** @brief A log source's factory (FailureSourceInfo::make): its LogSettings, applied to the run's
+ *  federation. */
+std::unique_ptr<FailureSource> make_log_failures(const FailureSourceContext& context);
+
 class LogFailures : public FailureSource {
  public:
   /** @brief Maps every selected record's node now; a record of an unmapped node is skipped (and

@@ -136,11 +136,7 @@ const FailureSourceRegistration fta_source{{
                {"nodes", "\"modulo\" (node_id mod the node count, default), \"by-name\" (node_name equals a host "
                          "name) or {\"node_id\": \"host\"}"}},
     .read = read_fta_settings,
-    .make =
-        [](const FailureSourceContext& context) {
-          const auto& s = context.topology.failures.settings_as<LogSettings>();
-          return std::make_unique<LogFailures>(s.selection, s.nodes, context.layout, s.nodes_at);
-        },
+    .make = make_log_failures,
 }};
 
 } // namespace

@@ -192,11 +192,7 @@ const FailureSourceRegistration lanl_source{{
                {"nodes", "\"modulo\" (nodenumz mod the node count, default), \"by-name\" (nodenumz as text equals a "
                          "host name) or {\"nodenumz\": \"host\"}"}},
     .read = read_lanl_settings,
-    .make =
-        [](const FailureSourceContext& context) {
-          const auto& s = context.topology.failures.settings_as<LogSettings>();
-          return std::make_unique<LogFailures>(s.selection, s.nodes, context.layout, s.nodes_at);
-        },
+    .make = make_log_failures,
 }};
 
 } // namespace
