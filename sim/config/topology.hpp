@@ -19,13 +19,21 @@ struct LinkSpec {
   double bandwidth = 0; // bytes per second
 };
 
+/** @brief How a cluster's nodes form the failure domains of one scope (a rack, a power group):
+ *  consecutive groups of `size` nodes, or explicit groups of node names. */
+struct DomainSpec {
+  int size = 0;                                 // > 0: consecutive groups of this many nodes
+  std::vector<std::vector<std::string>> groups; // else: explicit groups of host names
+};
+
 struct ClusterSpec {
   std::string name;
-  int nodes = 0;                // 0 when the platform XML gives the hosts
-  LinkSpec san;                 // unused with a platform XML
-  double speed = 1e9;           // flop/s of every node; work is expressed in seconds at 1 Gf
-  double checkpoint_size = 1e6; // bytes of one process' checkpoint
-  std::string storage;          // storage model name, "" = the protocol's default
+  int nodes = 0;                               // 0 when the platform XML gives the hosts
+  LinkSpec san;                                // unused with a platform XML
+  double speed = 1e9;                          // flop/s of every node; work is expressed in seconds at 1 Gf
+  double checkpoint_size = 1e6;                // bytes of one process' checkpoint
+  std::string storage;                         // storage model name, "" = the protocol's default
+  std::map<std::string, DomainSpec> domains{}; // scope -> this cluster's domains (overrides the topology's)
 };
 
 struct FailureEvent {
@@ -57,6 +65,22 @@ struct FailureSpec {
   OverlapPolicy overlap = OverlapPolicy::Protocol;
   RestartPlacement restart = RestartPlacement::Spare;
   HeartbeatSpec heartbeat;
+  /** @brief A source of correlated failures: every `mtbf` on average (exponential), every node of
+   *  one domain of `scope` (drawn uniformly) fails at once, down for a draw of `downtime`. */
+  struct Correlated {
+    std::string scope; // "cluster", "site" or a domain name of the topology
+    double mtbf = 0;
+    std::optional<Distribution> downtime; // none: the failures' "downtime"
+  };
+  std::vector<Correlated> correlated;
+  /** @brief After a failure of the node source, each other node of the victim's domain of `scope`
+   *  fails within `window` (uniformly) with probability `probability`. */
+  struct Cascade {
+    std::string scope = "rack";
+    double probability = 0;
+    double window = 0;
+  };
+  std::optional<Cascade> cascade;
 
   /** @brief The failure source's settings; std::bad_any_cast when the source is another. */
   template <class Settings>
@@ -91,6 +115,8 @@ struct Topology {
   double mtbf = std::numeric_limits<double>::infinity(); // federation MTBF, seconds
   FailureSpec failures;
   StorageSpec storage;
+  std::map<std::string, DomainSpec> domains;             // scope -> every cluster's domains (failure domains)
+  std::map<std::string, std::vector<std::string>> sites; // site -> its clusters (the "site" scope)
 
   int cluster_index(const std::string& name) const; // -1 when unknown
 };

@@ -8,7 +8,9 @@
 #include "sim/failures/source.hpp"
 
 #include <deque>
+#include <map>
 #include <memory>
+#include <string>
 
 namespace ckptsim {
 
@@ -25,8 +27,13 @@ struct FailureState {
   Rng repairs;
   RecoveryTracker recoveries;
   int nodes_down = 0;
-  std::size_t delivered = 0;            // events of the source the run took in before it ended
-  std::deque<DeferredFailure> deferred; // failures held while a recovery runs, oldest first
+  std::size_t delivered = 0; // events of the source the run took in before it ended
+  struct ScopeCount {
+    std::size_t events = 0;
+    std::size_t victims = 0;
+  };
+  std::map<std::string, ScopeCount> scopes; // per scope ("node", a domain's, "cascade"): events taken in
+  std::deque<DeferredFailure> deferred;     // failures held while a recovery runs, oldest first
 };
 
 } // namespace ckptsim

@@ -133,7 +133,10 @@ void Run::warn_of_failure_rate() {
   const auto& f = inputs_.topology.failures;
   const FailureSourceInfo& source = FailureSourceRegistry::instance().get(f.model);
   if (!source.mean_gap) return;
-  const double gap = source.mean_gap(inputs_.topology);
+  // The correlated sources add their rates (a cascade's failures follow the node source's).
+  double rate = 1 / source.mean_gap(inputs_.topology);
+  for (const auto& c : f.correlated) rate += 1 / c.mtbf;
+  const double gap = 1 / rate;
   const double detection = std::max(f.detection_delay, f.heartbeat.timeout);
   const double recovery = f.downtime.mean + detection + f.restart_overhead;
   if (gap < recovery)
@@ -252,6 +255,12 @@ void Run::create_actors() {
       // One repair time per event, the source's own or drawn from the topology's "downtime": the
       // victims of one event (a rack, a cluster) come back together.
       const double repair = a->repair ? *a->repair : failures_.repairs.draw(inputs_.topology.failures.downtime);
+      auto& count = failures_.scopes[a->scope.empty() ? "node" : a->scope];
+      count.events++;
+      count.victims += a->victims.size();
+      if (!a->scope.empty())
+        observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_event",
+                            {{"scope", a->scope}, {"victims", a->victims}, {"repair", repair}});
       for (NodeId victim : a->victims) failure_arrival(victim, repair);
     }
   })->daemonize();

@@ -72,6 +72,12 @@ RunResult Run::collect(double wall_seconds) {
     if (failures_.delivered == 0) warn_of_empty_log(*log);
     res["failure_log"] = *log; // absent for synthetic sources
   }
+  const auto& f = inputs_.topology.failures;
+  if (!f.correlated.empty() || f.cascade) { // absent otherwise: every event is one node's
+    nlohmann::ordered_json scopes = nlohmann::ordered_json::object();
+    for (const auto& [scope, n] : failures_.scopes) scopes[scope] = {{"events", n.events}, {"victims", n.victims}};
+    res["failure_events"] = scopes;
+  }
   if (!observe_.warnings().empty()) res["warnings"] = observe_.warnings(); // absent when none
   res["wall_time_s"] = wall_seconds;
   res["events"] = ending_.events;

@@ -27,6 +27,7 @@ struct FailureArrival {
   double date = 0;
   std::vector<NodeId> victims;  // nodes (hosts under "restart": "shrink"), struck at the same date
   std::optional<double> repair; // how long the victims stay down; nullopt: the topology's "downtime"
+  std::string scope{};          // what failed: "" a node (the topology's source), else a domain's scope or "cascade"
 };
 
 /** @brief The generator of a run's failure events, in non-decreasing date order. Seeded and

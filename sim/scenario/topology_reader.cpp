@@ -15,6 +15,33 @@ namespace ckptsim {
 
 namespace {
 
+// "domains": {scope: size or [[host, ...], ...]}: the failure domains of each scope.
+std::map<std::string, DomainSpec> parse_domains(const json& j, const Where& at) {
+  ObjectReader r(j, at);
+  std::map<std::string, DomainSpec> out;
+  for (const auto& [scope, v] : j.items()) {
+    if (is_documentation_key(scope)) continue;
+    const Where w = r.where(scope);
+    r.optional(scope);
+    if (scope == "node" || scope == "cluster" || scope == "site")
+      w.fail(fmt::format("\"{}\" is a scope of its own; name a domain inside clusters (e.g. \"rack\")", scope));
+    DomainSpec d;
+    if (v.is_array()) {
+      if (v.empty()) w.fail("expected a size or a non-empty list of groups of node names");
+      for (std::size_t g = 0; g < v.size(); g++) {
+        if (!v[g].is_array() || v[g].empty()) (w / g).fail("expected a non-empty list of node names");
+        d.groups.emplace_back();
+        for (std::size_t k = 0; k < v[g].size(); k++) d.groups.back().push_back(as_string(v[g][k], w / g / k));
+      }
+    } else {
+      d.size = static_cast<int>(as_integer(v, w, 1, 1'000'000));
+    }
+    out[scope] = std::move(d);
+  }
+  r.finish();
+  return out;
+}
+
 ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml) {
   ObjectReader r(j, at);
   ClusterSpec c;
@@ -37,6 +64,7 @@ ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml)
   if (auto* v = r.optional("checkpoint_size"))
     c.checkpoint_size = as_nonnegative_quantity(*v, r.where("checkpoint_size"), units::Kind::Size);
   if (auto* v = r.optional("storage")) c.storage = StorageModelRegistry::instance().choose(*v, r.where("storage")).name;
+  if (auto* v = r.optional("domains")) c.domains = parse_domains(*v, r.where("domains"));
   r.finish();
   return c;
 }
@@ -77,6 +105,29 @@ FailureSpec parse_failures(const json& j, const Where& at, const std::string& ba
   if (auto* v = r.optional("restart"))
     f.restart = as_choice(*v, r.where("restart"), {"spare", "shrink"}) == "shrink" ? RestartPlacement::Shrink
                                                                                    : RestartPlacement::Spare;
+  if (auto* v = r.optional("correlated")) {
+    if (!v->is_array()) r.where("correlated").fail("expected a list of correlated failure sources");
+    for (std::size_t i = 0; i < v->size(); i++) {
+      const Where w = r.where("correlated") / i;
+      ObjectReader c((*v)[i], w);
+      FailureSpec::Correlated s;
+      s.scope = as_string(c.required("scope"), c.where("scope"));
+      s.mtbf = as_positive_quantity(c.required("mtbf"), c.where("mtbf"), units::Kind::Duration);
+      if (auto* d = c.optional("downtime"))
+        s.downtime = parse_distribution(*d, c.where("downtime"), Distribution::Kind::Constant, true);
+      c.finish();
+      f.correlated.push_back(std::move(s));
+    }
+  }
+  if (auto* v = r.optional("cascade")) {
+    ObjectReader c(*v, r.where("cascade"));
+    FailureSpec::Cascade s;
+    if (auto* sc = c.optional("scope")) s.scope = as_string(*sc, c.where("scope"));
+    s.probability = as_probability(c.required("probability"), c.where("probability"));
+    s.window = as_nonnegative_quantity(c.required("window"), c.where("window"), units::Kind::Duration);
+    c.finish();
+    f.cascade = s;
+  }
   if (auto* v = r.optional("heartbeat")) {
     if (r.has("detection_delay"))
       r.where("heartbeat")
@@ -126,6 +177,53 @@ void check_storage_fields(const Topology& t, const Where& at) {
     for (const auto& c : t.clusters) used = used || c.storage == model.name;
     model.check(t.storage, used, at);
   }
+}
+
+// "sites": {site: [cluster, ...]}: groups of clusters, each cluster in one site at most.
+std::map<std::string, std::vector<std::string>> parse_sites(const json& j, const Where& at, const Topology& t) {
+  ObjectReader r(j, at);
+  std::map<std::string, std::vector<std::string>> out;
+  std::set<std::string> placed;
+  for (const auto& [site, v] : j.items()) {
+    if (is_documentation_key(site)) continue;
+    r.optional(site);
+    const Where w = r.where(site);
+    if (!v.is_array() || v.empty()) w.fail("expected a non-empty list of cluster names");
+    for (std::size_t i = 0; i < v.size(); i++) {
+      const std::string c = as_string(v[i], w / i);
+      // With a platform XML the clusters are known when the platform is built (checked then).
+      if (t.platform_xml.empty() && t.cluster_index(c) < 0)
+        (w / i).fail(fmt::format("no cluster named \"{}\" in the topology", c));
+      if (!placed.insert(c).second) (w / i).fail(fmt::format("cluster \"{}\" is in two sites", c));
+      out[site].push_back(c);
+    }
+  }
+  r.finish();
+  return out;
+}
+
+// Every scope a correlated source or the cascade names exists: "cluster", "site" (sites declared,
+// or the clusters are the platform's sites) or a domain of the topology or of one of its clusters.
+void check_failure_scopes(const Topology& t, const Where& at) {
+  const auto known = [&t](const std::string& scope) {
+    if (scope == "cluster") return true;
+    if (scope == "site") return !t.sites.empty() || t.clusters_at == ClustersAt::Sites;
+    if (t.domains.count(scope)) return true;
+    for (const auto& c : t.clusters)
+      if (c.domains.count(scope)) return true;
+    return false;
+  };
+  const auto why = [](const std::string& scope) {
+    return scope == "site" ? std::string("no \"sites\" in the topology (and its clusters are not a platform's sites)")
+                           : fmt::format("no failure domain \"{}\" in the topology (\"domains\") nor in a cluster's; "
+                                         "scopes: \"cluster\", \"site\" or a declared domain",
+                                         scope);
+  };
+  for (std::size_t i = 0; i < t.failures.correlated.size(); i++)
+    if (!known(t.failures.correlated[i].scope))
+      (at / "correlated" / i / "scope").fail(why(t.failures.correlated[i].scope));
+  if (t.failures.cascade && !known(t.failures.cascade->scope))
+    (at / "cascade" / "scope").fail(why(t.failures.cascade->scope));
 }
 
 } // namespace
@@ -180,7 +278,10 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   if (auto* v = r.optional("controller")) parse_controller(*v, r.where("controller"), from_xml, t);
   if (auto* v = r.optional("mtbf")) t.mtbf = as_period(*v, r.where("mtbf"));
   if (auto* v = r.optional("storage")) t.storage = parse_storage(*v, r.where("storage"));
+  if (auto* v = r.optional("domains")) t.domains = parse_domains(*v, r.where("domains"));
+  if (auto* v = r.optional("sites")) t.sites = parse_sites(*v, r.where("sites"), t);
   if (auto* v = r.optional("failures")) t.failures = parse_failures(*v, r.where("failures"), base_dir);
+  check_failure_scopes(t, r.where("failures"));
   if (t.failures.restart == RestartPlacement::Shrink) {
     int nodes = 0; // with a platform XML the nodes are not known yet: the engine checks again
     for (const auto& c : t.clusters) nodes += c.nodes;

@@ -202,3 +202,46 @@ TEST(Failures, ALogWhoseDatesAllFallAfterTheRunIsAWarningNotSilence) {
       << w;
   EXPECT_NE(w.find("are its dates Unix epoch seconds?"), std::string::npos) << w;
 }
+
+TEST(Failures, RackAndClusterOutagesStrikeEveryNodeOfTheirDomainAtOnce) {
+  // Two clusters of 4, racks of 2: node failures every 400 s, rack outages every 300 s, cluster
+  // outages every 900 s (down 20 s) on average, under coordinated. Every victim of an outage fails
+  // at its date (struck, or deferred or ignored as a single failure would be), the results count
+  // events and victims per scope, and the run completes consistent.
+  json topo = small_topology(2, 4, 400);
+  topo["domains"] = {{"rack", 2}};
+  topo["failures"] = {
+      {"downtime", 5},
+      {"detection_delay", 1},
+      {"correlated", {{{"scope", "rack"}, {"mtbf", 300}}, {{"scope", "cluster"}, {"mtbf", 900}, {"downtime", 20}}}}};
+  RunConfig c = make_config(topo, small_application(2, 5.0, 600, 0.3, 0.05));
+  c.options.protocol = "coordinated";
+  c.options.seed = 3;
+  c.options.trace_file = temp_path("outages.jsonl");
+  c.options.trace_level = 1;
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  EXPECT_EQ(res["status"], "completed");
+  EXPECT_EQ(res["consistency"]["violations"], 0);
+  const auto& events = res["failure_events"];
+  ASSERT_TRUE(events.contains("rack") && events.contains("cluster") && events.contains("node")) << events;
+  EXPECT_EQ(events["rack"]["victims"].get<int>(), 2 * events["rack"]["events"].get<int>());
+  EXPECT_EQ(events["cluster"]["victims"].get<int>(), 4 * events["cluster"]["events"].get<int>());
+  EXPECT_EQ(events["node"]["victims"], events["node"]["events"]);
+  const auto trace = read_trace(c.options.trace_file);
+  int outages = 0;
+  for (std::size_t i = 0; i < trace.size(); i++) {
+    if (trace[i]["ev"] != "failure_event") continue;
+    outages++;
+    const double t = trace[i]["t"];
+    for (int v : trace[i]["victims"]) {
+      bool seen = false;
+      for (const auto& e : trace)
+        seen = seen || (e["t"].get<double>() == t && e.value("node", -1) == v &&
+                        (e["ev"] == "failure" || e["ev"] == "failure_deferred" || e["ev"] == "failure_ignored"));
+      EXPECT_TRUE(seen) << "victim " << v << " of the outage at " << t;
+    }
+  }
+  EXPECT_EQ(outages, events["rack"]["events"].get<int>() + events["cluster"]["events"].get<int>());
+}

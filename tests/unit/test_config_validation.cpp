@@ -146,8 +146,8 @@ TEST(ConfigTopology, UnknownKeyListsTheKnownKeys) {
   json t = two_clusters();
   t["mtbff"] = "5h";
   EXPECT_TRUE(topology_fails(t, "/mtbff",
-                             "unknown field \"mtbff\" (known fields here: clusters, clusters_at, controller, failures, "
-                             "mtbf, platform, storage, wan)"));
+                             "unknown field \"mtbff\" (known fields here: clusters, clusters_at, controller, domains, "
+                             "failures, mtbf, platform, sites, storage, wan)"));
   t = two_clusters();
   t["clusters"][1]["san"]["jitter"] = 0;
   EXPECT_TRUE(topology_fails(t, "/clusters/1/san/jitter",
@@ -161,8 +161,8 @@ TEST(ConfigTopology, UnknownKeyOfASingleClusterTopologyStillListsWan) {
   t.erase("wan");
   t["mtbfh"] = 1;
   EXPECT_TRUE(topology_fails(t, "/mtbfh",
-                             "unknown field \"mtbfh\" (known fields here: clusters, clusters_at, controller, failures, "
-                             "mtbf, platform, storage, wan)"));
+                             "unknown field \"mtbfh\" (known fields here: clusters, clusters_at, controller, domains, "
+                             "failures, mtbf, platform, sites, storage, wan)"));
 }
 
 TEST(ConfigTopology, MissingField) {

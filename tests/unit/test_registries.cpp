@@ -242,19 +242,20 @@ TEST(FailureSources, ATestSourceIsChosenByTheTopologyAndGivesItsEvents) {
               two_clusters_with_failures(json{{"every", "2min"}});
             }),
             unknown_field("/failures/every", "every",
-                          {"causes", "detection_delay", "downtime", "file", "from", "heartbeat", "model", "nodes",
-                           "overlap", "platform_id", "restart", "restart_overhead", "shape", "system", "to", "trace"}));
+                          {"cascade", "causes", "correlated", "detection_delay", "downtime", "file", "from",
+                           "heartbeat", "model", "nodes", "overlap", "platform_id", "restart", "restart_overhead",
+                           "shape", "system", "to", "trace"}));
 }
 
 TEST(FailureSources, ListedFieldsAreExactlyTheFieldsTheirReadersRead) {
-  const std::set<std::string> common{"detection_delay", "downtime", "heartbeat",       "model",
-                                     "overlap",         "restart",  "restart_overhead"};
+  const std::set<std::string> common{"cascade", "correlated", "detection_delay", "downtime",        "heartbeat",
+                                     "model",   "overlap",    "restart",         "restart_overhead"};
   std::set<std::string> known = common;
   for (const std::string& name : FailureSourceRegistry::instance().names())
     for (const auto& [field, description] : FailureSourceRegistry::instance().get(name).fields) known.insert(field);
-  EXPECT_EQ(known, (std::set<std::string>{"causes", "detection_delay", "downtime", "file", "from", "heartbeat", "model",
-                                          "nodes", "overlap", "platform_id", "restart", "restart_overhead", "shape",
-                                          "system", "to", "trace"}));
+  EXPECT_EQ(known, (std::set<std::string>{"cascade", "causes", "correlated", "detection_delay", "downtime", "file",
+                                          "from", "heartbeat", "model", "nodes", "overlap", "platform_id", "restart",
+                                          "restart_overhead", "shape", "system", "to", "trace"}));
   EXPECT_EQ(problem_of([] { two_clusters_with_failures(json{{"zzz", 1}}); }), unknown_zzz("/failures/zzz", known));
   // Each source's field is refused under another source.
   EXPECT_EQ(problem_of([] {
