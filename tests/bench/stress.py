@@ -8,13 +8,16 @@ A run fails when it does not end "completed" or with an "unrecoverable ..." stat
 model explains, when it has a consistency violation, or when it exits non-zero (a crash, "stuck").
 Not a test: it takes minutes; run it after touching a protocol or the engine.
 
-    tests/bench/stress.py [--protocols hc3i,msglog] [--start 1] [--count 200] [--keep DIR]
+    tests/bench/stress.py [--protocols hc3i,msglog] [--start 1] [--count 200] [--keep DIR] [--outages]
 
 A run whose failures queue up (more deferred than struck) until the end date, or that the
 watchdog ends as "stuck: no progress: failures arrive faster than recoveries end", is an
 overload, the livelock docs/MODEL.md allows: counted apart, not as a failure. Prints the failing runs (seed, protocol, status or exit, first lines of stderr) and counts per
 protocol. A failing seed is re-run alone with --start SEED --count 1 --keep DIR: DIR keeps its
-inputs, the command and a level-2 trace (the "stuck:" status and the trace say what waits)."""
+inputs, the command and a level-2 trace (the "stuck:" status and the trace say what waits).
+--outages adds failure domains (racks of 2 or of a whole cluster) and correlated sources (rack
+and cluster outages, often a cascade) to every scenario, from a random stream of their own: the
+scenarios without it are unchanged."""
 import argparse
 import json
 import os
@@ -105,8 +108,26 @@ def scenario(seed, protocol):
     return params, topo, app, timers, trace, total
 
 
-def run(binary, seed, protocol, folder, keep):
+def add_outages(seed, topo, total):
+    """Racks and outages of racks and clusters, from a stream of their own (docs/INPUTS.md,
+    "Failure domains")."""
+    rnd = random.Random(seed * 7919 + 17)
+    n = topo["clusters"][0]["nodes"]
+    topo["domains"] = {"rack": rnd.choice([2, n])}
+    fail = topo["failures"]
+    still = fail.get("downtime", 0) + fail.get("restart_overhead", 0) + fail.get("detection_delay", 2.5) + 1
+    fail["correlated"] = [{"scope": "rack", "mtbf": max(total * rnd.choice([0.5, 1.0, 2.0]), 10 * still)}]
+    if rnd.random() < 0.5:
+        fail["correlated"].append({"scope": "cluster", "mtbf": max(total * rnd.choice([1.0, 3.0]), 10 * still),
+                                   "downtime": rnd.choice([0, 1, 5])})
+    if rnd.random() < 0.3:
+        fail["cascade"] = {"probability": rnd.choice([0.3, 1.0]), "window": rnd.choice([0, 1, 5])}
+
+
+def run(binary, seed, protocol, folder, keep, outages=False):
     params, topo, app, timers, trace, total = scenario(seed, protocol)
+    if outages:
+        add_outages(seed, topo, total)
     for name, doc in (("topology", topo), ("application", app), ("timers", timers)):
         with open(os.path.join(folder, f"{name}.json"), "w") as f:
             json.dump(doc, f, indent=1)
@@ -160,6 +181,7 @@ def main():
     ap.add_argument("--count", type=int, default=100, help="runs per protocol")
     ap.add_argument("--ckptsim", default=os.path.join(here, "..", "..", "build", "ckptsim"))
     ap.add_argument("--keep", help="folder to keep the inputs, command and level-2 trace of the last run")
+    ap.add_argument("--outages", action="store_true", help="add racks and rack/cluster outages to every scenario")
     args = ap.parse_args()
     protocols = args.protocols.split(",")
     unknown = set(protocols) - set(VARIANTS)
@@ -172,7 +194,7 @@ def main():
         os.makedirs(folder, exist_ok=True)
         for seed in range(args.start, args.start + args.count):
             for protocol in protocols:
-                why = run(args.ckptsim, seed, protocol, folder, args.keep)
+                why = run(args.ckptsim, seed, protocol, folder, args.keep, args.outages)
                 if why == "overload":
                     overloaded[protocol] += 1
                 elif why:
