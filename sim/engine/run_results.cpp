@@ -21,11 +21,11 @@ void Run::warn_of_empty_log(const nlohmann::ordered_json& log) {
   for (const auto& [why, n] : log["skipped"].items()) skipped.push_back(fmt::format("{} {}", n.dump(), why));
   std::string hint;
   // A year of simulated time before the first failure: most likely a log of absolute dates.
+  // What the source advises then (its "hint") is its own: the engine names no source.
   if (log["first_at"].is_number() && log["first_at"].get<double>() > 365 * 86400.0)
-    hint = fmt::format("; its first failure comes {} after the start of the run: are its dates Unix epoch seconds? "
-                       "(the \"trace\" format takes dates from the start of the run; the \"fta\" source reads "
-                       "epoch seconds)",
-                       units::format_duration(log["first_at"].get<double>()));
+    hint = fmt::format("; its first failure comes {} after the start of the run: are its dates Unix epoch seconds?{}",
+                       units::format_duration(log["first_at"].get<double>()),
+                       log.contains("hint") ? " (" + log["hint"].get<std::string>() + ")" : "");
   observe_.warn(fmt::format("the failure log {} gave no failure to the run: {} record(s) read, skipped: {}{}",
                             log["file"].get<std::string>(), log["records_read"].dump(),
                             skipped.empty() ? "none" : fmt::format("{}", fmt::join(skipped, ", ")), hint));

@@ -29,7 +29,7 @@ std::optional<nlohmann::ordered_json> ReplayedFailures::account(std::size_t deli
   if (file_.empty()) return std::nullopt;
   nlohmann::ordered_json skipped = nlohmann::ordered_json::object();
   if (delivered < events_.size()) skipped["after the end of the run"] = events_.size() - delivered;
-  return nlohmann::ordered_json{
+  nlohmann::ordered_json a{
       {"file", file_},
       {"records_read", events_.size()},
       {"used", delivered},
@@ -38,6 +38,10 @@ std::optional<nlohmann::ordered_json> ReplayedFailures::account(std::size_t deli
       {"first_at", events_.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(events_.front().first)},
       {"first_used", delivered > 0 ? nlohmann::ordered_json(events_.front().first) : nullptr},
       {"last_used", delivered > 0 ? nlohmann::ordered_json(events_[delivered - 1].first) : nullptr}};
+  // For the warning of a log that gave the run nothing (absent otherwise).
+  if (delivered == 0 && !events_.empty())
+    a["hint"] = "the \"trace\" format takes dates from the start of the run; the \"fta\" source reads epoch seconds";
+  return a;
 }
 
 std::optional<FailureArrival> ReplayedFailures::next() {

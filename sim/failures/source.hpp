@@ -38,7 +38,8 @@ class FailureSource {
   /** @brief The next failure event, or nullopt when there is none. */
   virtual std::optional<FailureArrival> next() = 0;
   /** @brief For a source that replays a file: what it read, used and skipped, and why (the
-   *  results' "failure_log": "file", "records_read", "used", "skipped" {reason: count}, ...),
+   *  results' "failure_log": "file", "records_read", "used", "skipped" {reason: count}, "first_at",
+   *  and "hint", advice for a log that gave the run nothing, ...),
    *  given the @p delivered events the run took before it ended. nullopt: a synthetic source. */
   virtual std::optional<nlohmann::ordered_json> account(std::size_t /*delivered*/) const { return std::nullopt; }
 };
