@@ -309,6 +309,9 @@ void StencilWorkload::reset_tasks(AppState& base, const std::vector<TaskId>& tas
   for (TaskId t : reset) {
     s.done[local_index_[t]] = 0;
     if (g.task(t).kind == TaskKind::Compute) s.work_done -= spec_.task_cost;
+    // A receive made pending again is delivered again: not a delivery beyond the most this process
+    // had (the watchdog's progress), as work redone is not.
+    if (g.task(t).kind == TaskKind::Receive && s.delivered > 0) s.delivered--;
     first = std::min<std::size_t>(first, order_pos_[t]);
   }
   for (TaskId t : reset)
