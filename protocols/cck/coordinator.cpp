@@ -3,6 +3,7 @@
 #include "protocols/cck/messages.hpp"
 #include "protocols/common/period_timer.hpp"
 
+#include <algorithm>
 #include <string>
 
 namespace ckptsim::cck {
@@ -44,8 +45,8 @@ void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage
   const int n = ctx.layout().num_nodes();
   switch (control_kind<Msg>(msg)) {
   case Msg::Restarted: // may come before the detector's notice
-    failure(ctx, b.epoch, from);
-    ctx.send_control(from, control(Msg::Recover, committed_, epoch_, aborted_, from));
+    failure(ctx, b.epoch, b.victims);
+    ctx.send_control(from, control(Msg::Recover, committed_, epoch_, aborted_, victims_));
     return;
   case Msg::Ready:
     if (!restarting_ || b.epoch != epoch_ || ++ready_ < n) return;
@@ -104,12 +105,13 @@ void Coordinator::commit(NodeContext& ctx) {
 }
 
 void Coordinator::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
-  failure(ctx, notice.id, notice.victim);
+  failure(ctx, notice.id, notice.victims);
 }
 
-void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
-  if (id <= epoch_) return; // already handled (the notice and the victim's RESTARTED both tell of it)
+void Coordinator::failure(NodeContext& ctx, FailureId id, const std::vector<NodeId>& victims) {
+  if (id <= epoch_) return; // already handled (the notice and the victims' RESTARTED all tell of it)
   epoch_ = id;
+  victims_ = victims;
   restarting_ = true;
   ready_ = 0;
   done_ = 0;
@@ -122,7 +124,8 @@ void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
   }
   ctx.trace_event(1, "rollback_order", {{"wave", committed_}, {"failure", id}});
   for (NodeId p = 0; p < ctx.layout().num_nodes(); p++)
-    if (p != victim) ctx.send_control(p, control(Msg::Recover, committed_, epoch_, aborted_, victim));
+    if (!std::binary_search(victims_.begin(), victims_.end(), p))
+      ctx.send_control(p, control(Msg::Recover, committed_, epoch_, aborted_, victims_));
 }
 
 } // namespace ckptsim::cck

@@ -28,7 +28,7 @@ class Coordinator : public Agent {
   void commit(NodeContext& ctx);
   void schedule(NodeContext& ctx);
   double wave_messages(NodeContext& ctx) const;
-  void failure(NodeContext& ctx, FailureId id, NodeId victim);
+  void failure(NodeContext& ctx, FailureId id, const std::vector<NodeId>& victims);
 
   std::uint64_t next_wave_ = 1;
   std::uint64_t committed_ = 0;
@@ -39,6 +39,7 @@ class Coordinator : public Agent {
   double wave_start_ = 0;
   double messages_at_start_ = 0;
   FailureId epoch_ = 0;
+  std::vector<NodeId> victims_; // of failure epoch_, increasing order
   bool restarting_ = false;
   int ready_ = 0;
   int done_ = 0;

@@ -33,9 +33,9 @@ class Gather {
 
   /** @brief Sends @p own to every process but this one and @p failed; to @p failed too if it is
    *  back, else once it is (a restarted process, @p failed itself, sends to all the others). */
-  void send(NodeContext& ctx, std::shared_ptr<const GatherBody> own, NodeId failed);
+  void send(NodeContext& ctx, std::shared_ptr<const GatherBody> own, const std::vector<NodeId>& failed);
   /** @brief The failed process runs again: the GATHER owed to it goes now. */
-  void failed_back(NodeContext& ctx, NodeId failed);
+  void failed_back(NodeContext& ctx, const std::vector<NodeId>& failed);
   /** @brief GATHER @p body from @p from, kept unless of a failure older than @p epoch: whether
    *  it was kept. */
   bool keep(NodeId from, std::shared_ptr<const GatherBody> body, FailureId epoch);
@@ -56,8 +56,9 @@ class Gather {
 
 /** @brief A non-failed process' GATHER for failure @p epoch of @p failed, from its task @p states
  *  and the data still in its memory (@p in_memory, empty without reuse). */
-std::shared_ptr<GatherBody> survivor_gather(const TaskGraph& g, NodeId self, FailureId epoch, NodeId failed,
-                                            const TaskStates& states, const std::vector<bool>& in_memory);
+std::shared_ptr<GatherBody> survivor_gather(const TaskGraph& g, NodeId self, FailureId epoch,
+                                            const std::vector<NodeId>& failed, const TaskStates& states,
+                                            const std::vector<bool>& in_memory);
 /** @brief The restarted process' GATHER: the restricted graph of its whole checkpointed graph,
  *  which it re-executes. */
 std::shared_ptr<GatherBody> restarted_gather(const TaskGraph& g, NodeId self, FailureId epoch,

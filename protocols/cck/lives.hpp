@@ -7,6 +7,7 @@
 #include "sim/protocol/protocol.hpp"
 
 #include <map>
+#include <vector>
 
 namespace ckptsim::cck {
 
@@ -16,10 +17,10 @@ class Lives {
   FailureId epoch() const { return epoch_; }
   /** @brief The failure that last restarted this process (0: never). */
   FailureId life() const { return life_; }
-  /** @brief Failure @p id of @p victim: the messages of its older lives are void from now on. */
-  void failure(FailureId id, NodeId victim) {
+  /** @brief Failure @p id of @p victims: the messages of their older lives are void from now on. */
+  void failure(FailureId id, const std::vector<NodeId>& victims) {
     epoch_ = id;
-    dead_[victim] = id;
+    for (NodeId v : victims) dead_[v] = id;
   }
   /** @brief This process restarted after failure @p id. */
   void restarted(FailureId id) {

@@ -48,11 +48,13 @@ struct WaveBody : Payload {
   std::uint64_t wave = 0;
   std::uint64_t committed = 0; // INIT: the last committed wave; RECOVER: the aborted wave (0: none)
   FailureId epoch = 0;
-  int count = 0; // ACK: the PINGs the process sent (|V_i|); RECOVER: the failed process
+  int count = 0;               // ACK: the PINGs the process sent (|V_i|)
+  std::vector<NodeId> victims; // RECOVER, RESTARTED: every process the failure struck
   nlohmann::ordered_json to_json() const override {
     nlohmann::ordered_json j{{"wave", wave}, {"epoch", epoch}};
     if (committed) j["committed"] = committed;
     if (count) j["v"] = count;
+    if (!victims.empty()) j["victims"] = victims;
     return j;
   }
 };
@@ -63,6 +65,17 @@ inline ControlMessage control(Msg m, std::uint64_t wave, FailureId epoch, std::u
   b->epoch = epoch;
   b->committed = committed;
   b->count = count;
+  return make_control(m, std::move(b), kControlBytes);
+}
+
+/** @brief RECOVER (line @p wave, aborted wave @p committed) and RESTARTED, naming the victims. */
+inline ControlMessage control(Msg m, std::uint64_t wave, FailureId epoch, std::uint64_t committed,
+                              std::vector<NodeId> victims) {
+  auto b = std::make_shared<WaveBody>();
+  b->wave = wave;
+  b->epoch = epoch;
+  b->committed = committed;
+  b->victims = std::move(victims);
   return make_control(m, std::move(b), kControlBytes);
 }
 

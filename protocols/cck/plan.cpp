@@ -24,11 +24,16 @@ void plan_restart_part(NodeContext& ctx, const DataflowApplication& wl, const Pl
   const std::vector<Tag> total = total_communications(graphs, lost);
   const TaskStates states = own_task_states(wl, self, *in.checkpoint, ctx.app_state());
   std::size_t reexecuted = 0, global = 0;
-  nlohmann::ordered_json entry{{"failure", in.epoch}, {"process", self}, {"failed", self == in.failed}};
-  if (self == in.failed) {
+  const bool self_failed = std::binary_search(in.failed.begin(), in.failed.end(), self);
+  nlohmann::ordered_json entry{{"failure", in.epoch}, {"process", self}, {"failed", self_failed}};
+  if (self_failed) {
     // It re-executes its whole checkpointed graph; of its sends, those a non-failed process
-    // received are promised to the oracle, and sent again only when C_total needs them.
-    replay.promise(ctx, g, received_from_failed, total);
+    // received are promised to the oracle, and sent again only when C_total needs them. The
+    // others' GATHERs list what every failed process sent them: its own only.
+    std::vector<Tag> mine;
+    for (Tag t : received_from_failed)
+      if (g.communication(t).from == self) mine.push_back(t);
+    replay.promise(ctx, g, mine, total);
     entry["withheld"] = replay.withheld();
   } else {
     const std::vector<bool> memory = in.reuse ? data_in_own_memory(wl, self, states) : std::vector<bool>{};
@@ -49,7 +54,10 @@ void plan_restart_part(NodeContext& ctx, const DataflowApplication& wl, const Pl
     entry["reexecuted"] = reexecuted;
     entry["global"] = global;
   }
-  if (self == (in.failed == 0 ? 1 : 0)) { // once per restart: the first non-failed process
+  NodeId first = 0; // once per restart: the first non-failed process (the first, when all failed)
+  while (first < ctx.layout().num_nodes() && std::binary_search(in.failed.begin(), in.failed.end(), first)) first++;
+  if (first == ctx.layout().num_nodes()) first = 0;
+  if (self == first) {
     ctx.stats().add("cck.restarts");
     ctx.stats().add("cck.c_lost", static_cast<double>(lost.size()));
     ctx.stats().add("cck.c_total", static_cast<double>(total.size()));

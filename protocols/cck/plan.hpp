@@ -16,7 +16,7 @@ namespace ckptsim::cck {
 /** @brief What a process plans from, once the GATHERs of failure @c epoch are in. */
 struct PlanInputs {
   FailureId epoch = 0;
-  NodeId failed = -1;
+  std::vector<NodeId> failed;           // the failed processes, increasing order
   bool reuse = false;                   // 4.4.2: a non-failed process keeps the data in its memory
   const AppState* checkpoint = nullptr; // this process' copy of the recovery line
   const GatherBody* own = nullptr;      // its own GATHER

@@ -9,12 +9,12 @@
 namespace ckptsim::cck {
 
 void Restart::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
-  if (notice.id > lives_.epoch()) begin(ctx, notice.id, notice.victim);
+  if (notice.id > lives_.epoch()) begin(ctx, notice.id, notice.victims);
 }
 
-void Restart::begin(NodeContext& ctx, FailureId id, NodeId victim) {
-  lives_.failure(id, victim);
-  failed_ = victim;
+void Restart::begin(NodeContext& ctx, FailureId id, const std::vector<NodeId>& victims) {
+  lives_.failure(id, victims);
+  failed_ = victims;
   gather_.begin();
   line_known_ = false;
   wave_.abort(ctx);
@@ -22,12 +22,15 @@ void Restart::begin(NodeContext& ctx, FailureId id, NodeId victim) {
   // states are compared (the flush must leave nothing in transit between non-failed processes).
   mailbox_.deliver_held(ctx);
   state_ = State::Stopping;
-  ctx.trace_event(1, "cck_stop", {{"failure", id}, {"victim", victim}});
+  if (victims.size() == 1)
+    ctx.trace_event(1, "cck_stop", {{"failure", id}, {"victim", victims.front()}});
+  else
+    ctx.trace_event(1, "cck_stop", {{"failure", id}, {"victims", victims}});
   if (ctx.stop_app_between_steps()) stopped(ctx);
 }
 
 void Restart::on_recover(NodeContext& ctx, const WaveBody& b) {
-  if (b.epoch > lives_.epoch()) begin(ctx, b.epoch, b.count);
+  if (b.epoch > lives_.epoch()) begin(ctx, b.epoch, b.victims);
   if (b.epoch != lives_.epoch() || line_known_) return;
   line_ = b.wave;
   line_known_ = true;
@@ -74,7 +77,7 @@ void Restart::stopped(NodeContext& ctx) {
   state_ = State::Flushing;
   rv_.clear();
   for (NodeId q : senders_still_expected(wl_, ctx.self(), ctx.app_state()))
-    if (q != failed_) rv_.push_back(q);
+    if (!is_failed(q)) rv_.push_back(q);
   rpongs_ = 0;
   for (NodeId q : rv_) ctx.send_control(q, control(Msg::StopPing, 0, epoch));
   for (NodeId q : queued_stop_pings_[epoch]) ctx.send_control(q, control(Msg::StopPong, 0, epoch));
@@ -90,7 +93,7 @@ void Restart::maybe_gather(NodeContext& ctx) {
   if (state_ != State::Flushing || rpongs_ < rv_.size() || !line_known_) return;
   // Everything the others sent before stopping has arrived: the state is final.
   const TaskStates states = own_states(ctx);
-  const bool keeps_memory = reuse_ && ctx.self() != failed_; // a failed process' memory is gone
+  const bool keeps_memory = reuse_ && !is_failed(ctx.self()); // a failed process' memory is gone
   const std::vector<bool> memory = keeps_memory ? data_in_own_memory(wl_, ctx.self(), states) : std::vector<bool>{};
   state_ = State::Gathering;
   gather_.send(ctx, survivor_gather(wl_.graph(), ctx.self(), lives_.epoch(), failed_, states, memory), failed_);
@@ -98,16 +101,17 @@ void Restart::maybe_gather(NodeContext& ctx) {
 }
 
 void Restart::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
-  if (notice.victim != failed_ || notice.id != lives_.epoch() || notice.victim == ctx.self()) return;
+  if (notice.id != lives_.epoch() || notice.struck(ctx.self())) return;
   gather_.failed_back(ctx, failed_);
 }
 
 void Restart::on_restart(NodeContext& ctx, const FailureNotice& own) {
+  lives_.failure(own.id, own.victims); // the other victims' older lives are void here too
   lives_.restarted(own.id);
-  failed_ = ctx.self();
+  failed_ = own.victims;
   state_ = State::Loading;
   restart_delay_.begin();
-  ctx.send_control(coordinator_, control(Msg::Restarted, 0, own.id));
+  ctx.send_control(coordinator_, control(Msg::Restarted, 0, own.id, 0, own.victims));
 }
 
 void Restart::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapshot& s) {

@@ -19,6 +19,7 @@
 #include "protocols/common/restart_delay.hpp"
 #include "sim/protocol/protocol.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -49,8 +50,10 @@ class Restart {
   State state() const { return state_; }
   /** @brief From a failure (or this process' restart) to the end of its re-execution. */
   bool active() const { return state_ != State::None; }
-  /** @brief The failed process of the restart under way (this process: it restarted). */
-  NodeId failed() const { return failed_; }
+  /** @brief The failed processes of the restart under way, increasing order (this process among
+   *  them when it restarted). */
+  const std::vector<NodeId>& failed() const { return failed_; }
+  bool is_failed(NodeId p) const { return std::binary_search(failed_.begin(), failed_.end(), p); }
   /** @brief The recovery line, once RECOVER told it. */
   std::optional<std::uint64_t> line() const { return line_known_ ? std::optional(line_) : std::nullopt; }
   /** @brief The processes this one STOP_PINGed. */
@@ -80,7 +83,7 @@ class Restart {
   void check_caught_up(NodeContext& ctx);
 
  private:
-  void begin(NodeContext& ctx, FailureId id, NodeId victim);
+  void begin(NodeContext& ctx, FailureId id, const std::vector<NodeId>& victims);
   void stopped(NodeContext& ctx);
   void maybe_gather(NodeContext& ctx);
   void check_plan(NodeContext& ctx);
@@ -97,7 +100,7 @@ class Restart {
   Replay& replay_;
   State state_ = State::None;
   RestartDelay restart_delay_{kTimer}; // restarting from on_restart to the end of its overhead
-  NodeId failed_ = -1;
+  std::vector<NodeId> failed_;
   std::uint64_t line_ = 0; // the recovery line (last committed wave)
   bool line_known_ = false;
   std::vector<NodeId> rv_; // the processes STOP_PINGed

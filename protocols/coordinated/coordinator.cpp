@@ -77,7 +77,7 @@ void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage
   case Msg::CkptRequest:
     return collective_request(ctx, from, msg);
   case Msg::Restarted:
-    return restarted(ctx, from, body(msg).epoch);
+    return restarted(ctx, from, body(msg));
   case Msg::Ack:
     return ack(ctx, body(msg));
   case Msg::Init:
@@ -90,8 +90,10 @@ void Coordinator::on_control(NodeContext& ctx, NodeId from, const ControlMessage
   unexpected_control("coordinated", msg);
 }
 
-void Coordinator::restarted(NodeContext& ctx, NodeId from, FailureId epoch) {
-  failure(ctx, epoch, from); // heard of first from its victim: the ROLLBACK below is its own
+void Coordinator::restarted(NodeContext& ctx, NodeId from, const WaveBody& b) {
+  const FailureId epoch = b.epoch;
+  // Heard of first from a victim: the ROLLBACK below is its own.
+  failure(ctx, epoch, b.victims.empty() ? std::vector<NodeId>{from} : b.victims);
   auto& newest = restarted_[from];
   newest = std::max(newest, epoch);
   down_.erase(from);
@@ -119,15 +121,16 @@ void Coordinator::ack(NodeContext& ctx, const WaveBody& b) {
 }
 
 void Coordinator::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
-  failure(ctx, notice.id, notice.victim);
+  failure(ctx, notice.id, notice.victims);
 }
 
-void Coordinator::failure(NodeContext& ctx, FailureId id, NodeId victim) {
-  if (!seen_.insert(id).second) return; // the notice and the victim's RESTARTED both tell of it
-  recovering_.insert(id);               // no wave before its victim is back, whatever the order
+void Coordinator::failure(NodeContext& ctx, FailureId id, const std::vector<NodeId>& victims) {
+  if (!seen_.insert(id).second) return; // the notice and the victims' RESTARTED all tell of it
+  recovering_.insert(id);               // no wave before its victims are back, whatever the order
   // Down until it says RESTARTED, unless it already did for this failure or a newer one (the
   // notice of an older failure of the same node may come after its newer incarnation's word).
-  if (auto r = restarted_.find(victim); r == restarted_.end() || r->second < id) down_.insert(victim);
+  for (NodeId victim : victims)
+    if (auto r = restarted_.find(victim); r == restarted_.end() || r->second < id) down_.insert(victim);
   // Failures at one date may be told in any order: the rollback ordered for a newer one covers
   // an older one heard of later (the line was chosen with its victim's memory already gone).
   if (id <= epoch_) return;

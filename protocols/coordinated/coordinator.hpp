@@ -36,12 +36,12 @@ class Coordinator : public Agent {
 
  private:
   void start_wave(NodeContext& ctx, const char* trigger, const std::string& point = "");
-  void failure(NodeContext& ctx, FailureId id, NodeId victim);
+  void failure(NodeContext& ctx, FailureId id, const std::vector<NodeId>& victims);
   void schedule(NodeContext& ctx);
   bool choose_line(NodeContext& ctx); // recovery_line.cpp
   void periodic_timer(NodeContext& ctx);
   void collective_request(NodeContext& ctx, NodeId from, const ControlMessage& msg);
-  void restarted(NodeContext& ctx, NodeId from, FailureId epoch);
+  void restarted(NodeContext& ctx, NodeId from, const WaveBody& b);
   void ack(NodeContext& ctx, const WaveBody& b);
 
   const int depth_; // committed waves kept by every process (replicated storage: SD)

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace ckptsim::coordinated {
 
@@ -27,8 +28,13 @@ struct WaveBody : Payload {
       : wave(w)
       , epoch(e) {}
   std::uint64_t wave;
-  FailureId epoch; // the newest failure the sender has recovered from
-  nlohmann::ordered_json to_json() const override { return {{"wave", wave}, {"epoch", epoch}}; }
+  FailureId epoch;             // the newest failure the sender has recovered from
+  std::vector<NodeId> victims; // RESTARTED: every node the failure struck (the sender is one)
+  nlohmann::ordered_json to_json() const override {
+    nlohmann::ordered_json j{{"wave", wave}, {"epoch", epoch}};
+    if (victims.size() > 1) j["victims"] = victims;
+    return j;
+  }
 };
 
 /** @brief CKPT_REQUEST (a collective asks for a wave) and CKPT_DECISION (the coordinator's
@@ -47,6 +53,15 @@ inline ControlMessage point_control(Msg m, const std::string& kind, std::uint64_
 
 inline ControlMessage control(Msg m, std::uint64_t wave, FailureId epoch) {
   return make_control(m, std::make_shared<WaveBody>(wave, epoch), kControlBytes);
+}
+
+/** @brief RESTARTED of a victim of failure @p epoch, naming all its victims: the coordinator
+ *  that hears of the failure from it first keeps the others out of its broadcast ROLLBACK
+ *  (each gets its own in answer to its RESTARTED). */
+inline ControlMessage restarted_control(FailureId epoch, std::vector<NodeId> victims) {
+  auto b = std::make_shared<WaveBody>(0, epoch);
+  b->victims = std::move(victims);
+  return make_control(Msg::Restarted, std::move(b), kControlBytes);
 }
 
 inline const WaveBody& body(const ControlMessage& m) { return static_cast<const WaveBody&>(*m.body); }

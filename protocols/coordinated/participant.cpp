@@ -122,7 +122,7 @@ void Participant::on_restart(NodeContext& ctx, const FailureNotice& own) {
   rollback_due_ = true;
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
   waiting_for_.insert(own.id);
-  ctx.send_control(coordinator_, control(Msg::Restarted, 0, own.id));
+  ctx.send_control(coordinator_, restarted_control(own.id, own.victims));
 }
 
 void Participant::rollback(NodeContext& ctx, std::uint64_t wave, FailureId epoch) {

@@ -13,9 +13,17 @@ Membership::Membership(const FederationLayout& layout, NodeId self)
   leader_ = cl.first;
 }
 
-NodeId Membership::recovery_leader(NodeId victim) const {
-  const NodeId leader = leader_of(layout_.cluster_of(victim));
-  return victim == leader ? leader + 1 : leader;
+std::optional<NodeId> Membership::recovery_leader(const FailureNotice& n) const {
+  for (NodeId m : members_) // leader first, then increasing
+    if (!n.struck(m)) return m;
+  return std::nullopt;
+}
+
+std::vector<NodeId> Membership::victims_here(const FailureNotice& n) const {
+  std::vector<NodeId> here;
+  for (NodeId v : n.victims)
+    if (cluster_of(v) == cluster_) here.push_back(v);
+  return here;
 }
 
 void Membership::broadcast(NodeContext& ctx, Msg kind, const std::shared_ptr<Body>& b, NodeId except) const {

@@ -7,6 +7,7 @@
 #include "sim/protocol/protocol.hpp"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,9 +28,12 @@ class Membership {
   bool is_leader() const { return self_ == leader_; }
   int cluster_of(NodeId n) const { return layout_.cluster_of(n); }
   NodeId leader_of(int cluster) const { return layout_.cluster(cluster).first; }
-  /** @brief Who leads the recovery of @p victim's cluster: its leader, or the next node when
-   *  the leader is the victim. */
-  NodeId recovery_leader(NodeId victim) const;
+  /** @brief Who leads this cluster's recovery from failure @p n: its lowest member that @p n did
+   *  not strike (the leader unless it is a victim); none when @p n struck every member.
+   *  Survivors and restarted victims compute it from the same list of victims: they agree. */
+  std::optional<NodeId> recovery_leader(const FailureNotice& n) const;
+  /** @brief The victims of @p n in this cluster, increasing order. */
+  std::vector<NodeId> victims_here(const FailureNotice& n) const;
   std::string name(NodeId n) const { return layout_.host_name(n); }
   /** @brief Sends @p kind with body @p b to every member of the cluster but @p except. */
   void broadcast(NodeContext& ctx, Msg kind, const std::shared_ptr<Body>& b, NodeId except = -1) const;

@@ -6,12 +6,16 @@
 #include "protocols/hc3i/participant.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <utility>
 
 namespace ckptsim::hc3i {
 
 void Recovery::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
   deps_.hear_of(notice.id);
-  if (place_.cluster_of(notice.victim) != place_.cluster()) return; // the failed cluster's alert will tell
+  std::vector<NodeId> here = place_.victims_here(notice);
+  if (here.empty()) return; // the failed clusters' alerts will tell
   failure_ = notice.id;
   if (ordered_failure_ >= notice.id) return; // the recovery leader's order came first: applied
   abort_clc(ctx, true);
@@ -19,8 +23,8 @@ void Recovery::on_failure_detected(NodeContext& ctx, const FailureNotice& notice
   mailbox_.drop_inbox(); // their senders re-send them on our alert (not acknowledged)
   leader_.forget_wanted();
   gate_.update_app(ctx);
-  if (place_.self() != place_.recovery_leader(notice.victim)) return;
-  victim_ = notice.victim;
+  if (place_.self() != place_.recovery_leader(notice)) return; // its lowest survivor leads
+  victims_ = std::move(here);
   rollback_sn_ = deps_.last_clc();
   alerts_due_ = true;
   ctx.trace_event(0, "cluster_rollback",
@@ -28,7 +32,7 @@ void Recovery::on_failure_detected(NodeContext& ctx, const FailureNotice& notice
                    {"to_sn", rollback_sn_},
                    {"cause", "failure"},
                    {"failure", notice.id},
-                   {"victim", notice.victim},
+                   {"victims", victims_},
                    {"epoch", deps_.epoch() + 1}});
   ctx.stats().add_cluster("hc3i.rollbacks", place_.cluster());
   ctx.stats().record("hc3i.rollbacks", {{"failure", notice.id},
@@ -39,13 +43,11 @@ void Recovery::on_failure_detected(NodeContext& ctx, const FailureNotice& notice
   auto b = std::make_shared<Body>();
   b->ints = {{"sn", rollback_sn_}, {"epoch", deps_.epoch() + 1}, {"failure", notice.id}};
   for (NodeId m : place_.members())
-    if (m != place_.self() && m != victim_) ctx.send_control(m, control(Msg::Rollback, b));
+    if (m != place_.self() && !notice.struck(m)) ctx.send_control(m, control(Msg::Rollback, b));
   on_rollback_order(ctx, *b);
-  if (restarted_pending_ && restarted_pending_->second == notice.id) {
-    const NodeId from = restarted_pending_->first;
-    restarted_pending_.reset();
-    on_restarted(ctx, from, notice.id);
-  }
+  // The victims that said RESTARTED before our notice get their order now.
+  auto early = std::exchange(restarted_pending_, {});
+  for (const auto& [from, failure] : early) on_restarted(ctx, from, failure); // others are queued again
 }
 
 void Recovery::on_restart(NodeContext& ctx, const FailureNotice& own) {
@@ -53,14 +55,29 @@ void Recovery::on_restart(NodeContext& ctx, const FailureNotice& own) {
   failure_ = own.id;
   deps_.restarted(own);
   gate_.update_app(ctx);
+  const std::optional<NodeId> lead = place_.recovery_leader(own);
+  if (!lead) { // the whole cluster failed: nobody holds its committed CLCs, its epoch, its rollbacks
+    if (place_.is_leader()) ctx.unrecoverable(whole_cluster_lost(own)); // once per cluster
+    return;
+  }
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", own.id}};
-  ctx.send_control(place_.recovery_leader(place_.self()), control(Msg::Restarted, b));
+  ctx.send_control(*lead, control(Msg::Restarted, b));
+}
+
+std::string Recovery::whole_cluster_lost(const FailureNotice& own) const {
+  // Every member of this cluster was struck: its stable knowledge lived only in their memory.
+  std::vector<std::string> names;
+  for (NodeId v : place_.victims_here(own)) names.push_back(place_.name(v));
+  return fmt::format("hc3i: failure {} struck every node of cluster {} ({}): the list of its committed CLCs, "
+                     "its epoch and what it knew of the other clusters' rollbacks were only in their memory (and "
+                     "so were the copies of its CLCs, unless on checkpoint servers)",
+                     own.id, place_.layout().cluster(place_.cluster()).name, fmt::join(names, ", "));
 }
 
 void Recovery::on_restarted(NodeContext& ctx, NodeId from, FailureId failure) {
   if (failure != failure_ || !alerts_due_) { // its restart came before our failure notice
-    restarted_pending_ = {from, failure};
+    restarted_pending_.emplace_back(from, failure);
     return;
   }
   // The restarted node lost its memory: it gets the cluster's stable knowledge with its order.
@@ -142,7 +159,7 @@ void Recovery::restored(NodeContext& ctx) {
 
 void Recovery::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
   deps_.back(notice.id);
-  if (place_.cluster_of(notice.victim) != place_.cluster() || failure_ != notice.id) return;
+  if (place_.victims_here(notice).empty() || failure_ != notice.id) return;
   failure_ = 0;
   // The restarted node lost the buddy copies it held: give them back, so that the cluster
   // tolerates its next failure too.
@@ -152,9 +169,10 @@ void Recovery::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
   // its logged messages again (receivers drop what they have), before computing again so that
   // they come first on each channel, and under the cluster's new epoch, so that a receiver
   // handles them after our alert (which may roll it back and change what it has delivered).
-  if (notice.victim == place_.self()) log_.resend_all(ctx, deps_.epoch());
+  if (notice.struck(place_.self())) log_.resend_all(ctx, deps_.epoch());
   if (alerts_due_) {
     alerts_due_ = false;
+    victims_.clear();
     alerts_.send(ctx, rollback_sn_);
   }
   if (place_.is_leader()) {
@@ -173,7 +191,11 @@ void Recovery::pending(std::vector<std::string>& what) const {
   if (waiting_order_) what.push_back(fmt::format("{}: waits for its cluster's rollback order", me));
   if (loading_) what.push_back(fmt::format("{}: loads a CLC", me));
   if (restarting()) what.push_back(fmt::format("{}: restarting", me));
-  if (alerts_due_) what.push_back(fmt::format("{}: will alert once {} is back", me, place_.name(victim_)));
+  if (alerts_due_) {
+    std::vector<std::string> names;
+    for (NodeId v : victims_) names.push_back(place_.name(v));
+    what.push_back(fmt::format("{}: will alert once {} back", me, fmt::join(names, ", ")));
+  }
 }
 
 bool Recovery::hold_request(const Body& b) {

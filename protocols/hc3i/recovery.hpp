@@ -57,6 +57,8 @@ class Recovery {
   void on_restart(NodeContext& ctx, const FailureNotice& own);
   /** @brief RESTARTED (recovery leader): the restarted node's rollback order. */
   void on_restarted(NodeContext& ctx, NodeId from, FailureId failure);
+  /** @brief What a failure that struck every node of this cluster lost (an unrecoverable run). */
+  std::string whole_cluster_lost(const FailureNotice& own) const;
   /** @brief ROLLBACK: the recovery leader's order. */
   void on_rollback_order(NodeContext& ctx, const Body& b);
   /** @brief Rolls the node back to CLC @p target (0: the initial state), its cluster's epoch
@@ -88,12 +90,12 @@ class Recovery {
   bool waiting_order_ = false;                // my cluster failed: waiting for the recovery leader's order
   bool loading_ = false;                      // restoring a CLC
   RestartDelay restart_delay_{kRestartTimer}; // this is a restarted node, not running yet
-  NodeId victim_ = -1;                        // recovery leader: the failed node of this cluster
+  std::vector<NodeId> victims_;               // recovery leader: the failed nodes of this cluster
   Sn rollback_sn_ = 0;                        // recovery leader: where the cluster went back
-  bool alerts_due_ = false;                   // recovery leader: alert the others once the victim is back
+  bool alerts_due_ = false;                   // recovery leader: alert the others once the victims are back
   FailureId failure_ = 0;                     // the failure of this cluster being recovered
   FailureId ordered_failure_ = 0;             // the newest failure whose rollback order this node applied
-  std::optional<std::pair<NodeId, FailureId>> restarted_pending_; // RESTARTED before our notice
+  std::vector<std::pair<NodeId, FailureId>> restarted_pending_; // RESTARTED before our notice
   std::optional<StoredClc> in_doubt_; // saved, acknowledged, aborted by a failure notice: committed?
   std::shared_ptr<Body> held_req_;    // a CLC request that came while loading the restored CLC
 };

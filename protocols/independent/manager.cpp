@@ -30,7 +30,7 @@ void RecoveryManager::on_control(NodeContext& ctx, NodeId from, const ControlMes
   case Msg::State:
     return on_state(ctx, from, b);
   case Msg::Restarted:
-    return on_restarted(ctx, from, static_cast<FailureId>(b.get("failure")));
+    return on_restarted(ctx, from, b);
   case Msg::Init:
   case Msg::Flush:
   case Msg::Ack:
@@ -54,33 +54,39 @@ void RecoveryManager::on_record(NodeContext& ctx, const Body& b) {
 void RecoveryManager::on_state(NodeContext& ctx, NodeId from, const Body& b) {
   if (!active_ || computed_ || static_cast<FailureId>(b.get("failure")) != failure_) return;
   states_[from] = NodeState{b.deps, b.channels};
-  if (states_.size() + 1 == static_cast<std::size_t>(ctx.layout().num_nodes())) compute(ctx);
+  if (states_.size() + victims_.size() == static_cast<std::size_t>(ctx.layout().num_nodes())) compute(ctx);
 }
 
-void RecoveryManager::on_restarted(NodeContext& ctx, NodeId from, FailureId f) {
-  if (f > failure_) start(ctx, f, from); // the restart came before the failure notice
+void RecoveryManager::on_restarted(NodeContext& ctx, NodeId from, const Body& b) {
+  const auto f = static_cast<FailureId>(b.get("failure"));
+  if (f > failure_) { // the restart came before the failure notice: its victims from the message
+    std::vector<NodeId> victims(b.victims.begin(), b.victims.end());
+    victims.push_back(from);
+    std::sort(victims.begin(), victims.end());
+    start(ctx, f, std::move(victims));
+  }
   if (f != failure_) return;
-  victim_restarted_ = true;
-  if (computed_) send_order(ctx, victim_);
+  restarted_.insert(from);
+  if (computed_) send_order(ctx, from);
 }
 
 void RecoveryManager::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
-  if (notice.id > failure_) start(ctx, notice.id, notice.victim);
+  if (notice.id > failure_) start(ctx, notice.id, notice.victims);
 }
 
-void RecoveryManager::start(NodeContext& ctx, FailureId id, NodeId victim) {
+void RecoveryManager::start(NodeContext& ctx, FailureId id, std::vector<NodeId> victims) {
   // One failure at a time (the engine defers the others): a new one means the last is over.
   active_ = true;
   failure_ = id;
-  victim_ = victim;
+  victims_ = std::move(victims);
   states_.clear();
   computed_ = false;
-  victim_restarted_ = false;
+  restarted_.clear();
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", static_cast<std::int64_t>(id)}};
   for (NodeId n = 0; n < ctx.layout().num_nodes(); n++)
-    if (n != victim) ctx.send_control(n, control(Msg::RecoverReq, b));
-  if (ctx.layout().num_nodes() == 1) compute(ctx);
+    if (!victim(n)) ctx.send_control(n, control(Msg::RecoverReq, b));
+  if (victims_.size() == static_cast<std::size_t>(ctx.layout().num_nodes())) compute(ctx); // nobody to ask
 }
 
 std::vector<UnitView> RecoveryManager::views() const {
@@ -99,8 +105,9 @@ void RecoveryManager::compute(NodeContext& ctx) {
     auto& cur = v[static_cast<std::size_t>(units_.unit_of(node))].current;
     for (std::size_t w = 0; w < st.deps.size(); w++) cur[w] = std::max(cur[w], st.deps[w]);
   }
-  const int failed = units_.unit_of(victim_);
-  v[static_cast<std::size_t>(failed)].failed = true;
+  std::set<int> failed; // the line starts from every unit the failure struck
+  for (NodeId n : victims_) failed.insert(units_.unit_of(n));
+  for (int u : failed) v[static_cast<std::size_t>(u)].failed = true;
   const LineResult r = recovery_line(v);
   line_ = r.restored;
   for (std::size_t u = 0; u < line_.size(); u++) {
@@ -115,24 +122,29 @@ void RecoveryManager::compute(NodeContext& ctx) {
   st.add("independent.rolled_over", r.total_rolled_over());
   st.max("independent.max_depth", r.max_depth());
   st.add("independent.to_initial", r.units_to_initial());
-  st.record("independent.recoveries", {{"failure", failure_},
-                                       {"date", ctx.now()},
-                                       {"victim", victim_},
-                                       {"units_rolled_back", r.units_rolled_back()},
-                                       {"rolled_over", r.total_rolled_over()},
-                                       {"max_depth", r.max_depth()},
-                                       {"to_initial", r.units_to_initial()},
-                                       {"line", line_json(line_)}});
-  ctx.trace_event(0, "recovery_line",
-                  {{"failure", failure_},
-                   {"victim", victim_},
-                   {"failed_unit", failed},
-                   {"line", line_json(line_)},
-                   {"rolled_over", r.rolled_over}});
+  nlohmann::ordered_json rec{{"failure", failure_}, {"date", ctx.now()}, {"victim", victims_.front()}};
+  if (victims_.size() > 1) rec["victims"] = victims_; // "victim" is the first of them
+  rec["units_rolled_back"] = r.units_rolled_back();
+  rec["rolled_over"] = r.total_rolled_over();
+  rec["max_depth"] = r.max_depth();
+  rec["to_initial"] = r.units_to_initial();
+  rec["line"] = line_json(line_);
+  st.record("independent.recoveries", rec);
+  nlohmann::ordered_json event{{"failure", failure_}};
+  if (victims_.size() == 1) {
+    event["victim"] = victims_.front();
+    event["failed_unit"] = *failed.begin();
+  } else {
+    event["victims"] = victims_;
+    event["failed_units"] = failed;
+  }
+  event["line"] = line_json(line_);
+  event["rolled_over"] = r.rolled_over;
+  ctx.trace_event(0, "recovery_line", event);
   record_storage(ctx);
   for (NodeId n = 0; n < ctx.layout().num_nodes(); n++)
-    if (n != victim_) send_order(ctx, n);
-  if (victim_restarted_) send_order(ctx, victim_);
+    if (!victim(n)) send_order(ctx, n);
+  for (NodeId n : restarted_) send_order(ctx, n);
 }
 
 std::uint64_t RecoveryManager::expected_at(const Line& line, NodeId receiver, NodeId sender) const {
@@ -163,7 +175,7 @@ void RecoveryManager::send_order(NodeContext& ctx, NodeId node) {
     if (uy == u || (!line_[static_cast<std::size_t>(u)] && !line_[static_cast<std::size_t>(uy)])) continue;
     b->channels[y] = expected_at(line_, y, node);
   }
-  if (node == victim_) { // it lost its memory: the stable knowledge comes with its order
+  if (victim(node)) { // it lost its memory: the stable knowledge comes with its order
     b->ints["next_number"] = max_number_[static_cast<std::size_t>(u)] + 1;
     b->history = history_;
     for (const auto& [number, rec] : recs) b->stored.push_back(number);

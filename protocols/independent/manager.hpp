@@ -2,8 +2,9 @@
  * host. It keeps the metadata of every committed checkpoint (CKPT_RECORD: the unit's D and its
  * channels' next expected indices; this models what each unit writes to stable storage next to
  * its checkpoint). On a failure it stops the world (RECOVER_REQ), collects every node's state
- * (STATE), computes the recovery line (line.hpp) and sends each node its order (ROLLBACK); the
- * restarted victim gets its order when it says RESTARTED. Every gc_period it computes the
+ * (STATE), computes the recovery line (line.hpp), starting from every unit the failure struck,
+ * and sends each node its order (ROLLBACK); each restarted victim gets its order when it says
+ * RESTARTED. Every gc_period it computes the
  * garbage-collection line from the records alone and tells every node which checkpoints and
  * log entries can go (GC). */
 #pragma once
@@ -13,8 +14,11 @@
 #include "protocols/independent/units.hpp"
 #include "sim/protocol/protocol.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
+#include <vector>
 
 namespace ckptsim::independent {
 
@@ -43,8 +47,9 @@ class RecoveryManager : public Agent {
 
   void on_record(NodeContext& ctx, const Body& b);
   void on_state(NodeContext& ctx, NodeId from, const Body& b);
-  void on_restarted(NodeContext& ctx, NodeId from, FailureId f);
-  void start(NodeContext& ctx, FailureId id, NodeId victim);
+  void on_restarted(NodeContext& ctx, NodeId from, const Body& b);
+  void start(NodeContext& ctx, FailureId id, std::vector<NodeId> victims);
+  bool victim(NodeId n) const { return std::binary_search(victims_.begin(), victims_.end(), n); }
   void compute(NodeContext& ctx);
   void send_order(NodeContext& ctx, NodeId node);
   std::uint64_t expected_at(const Line& line, NodeId receiver, NodeId sender) const;
@@ -61,12 +66,12 @@ class RecoveryManager : public Agent {
   bool gc_due_ = false;
 
   // The recovery under way.
-  bool active_ = false; // from the failure until its victim is back
+  bool active_ = false; // from the failure until its victims are back
   FailureId failure_ = 0;
-  NodeId victim_ = -1;
+  std::vector<NodeId> victims_; // increasing order
   std::map<NodeId, NodeState> states_;
   bool computed_ = false;
-  bool victim_restarted_ = false;
+  std::set<NodeId> restarted_; // victims that said RESTARTED
   Line line_;
 };
 

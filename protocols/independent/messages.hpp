@@ -60,6 +60,7 @@ struct Body : Payload {
   std::vector<std::uint64_t> epochs; // ROLLBACK: every unit's epoch after the recovery
   History history;                   // ROLLBACK to a restarted node: every rollback so far
   std::vector<std::int64_t> stored;  // ROLLBACK to a restarted node: its unit's checkpoints kept
+  std::vector<NodeId> victims;       // RESTARTED: the failure's other victims (the sender is one)
 
   std::int64_t get(const std::string& k) const {
     auto it = ints.find(k);
@@ -78,11 +79,12 @@ struct Body : Payload {
     }
     if (!pairs.empty()) j["pairs"] = pairs.size();
     if (!stored.empty()) j["stored"] = stored;
+    if (!victims.empty()) j["victims"] = victims;
     return j;
   }
   double bytes() const override {
     double b = kWord * static_cast<double>(ints.size() + deps.size() + 2 * channels.size() + 3 * pairs.size() +
-                                           line.size() + epochs.size() + stored.size());
+                                           line.size() + epochs.size() + stored.size() + victims.size());
     for (const auto& h : history) b += 2 * kWord * static_cast<double>(h.size());
     return b;
   }

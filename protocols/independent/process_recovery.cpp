@@ -26,6 +26,8 @@ void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
   update_app(ctx);
   auto b = std::make_shared<Body>();
   b->ints = {{"failure", static_cast<std::int64_t>(own.id)}};
+  for (NodeId v : own.victims)
+    if (v != ctx.self()) b->victims.push_back(v);
   ctx.send_control(manager_, control(Msg::Restarted, b));
 }
 

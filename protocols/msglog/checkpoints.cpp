@@ -1,5 +1,6 @@
 #include "protocols/msglog/checkpoints.hpp"
 
+#include "protocols/msglog/determinants.hpp"
 #include "protocols/msglog/orphans.hpp"
 #include "protocols/msglog/recovery.hpp"
 
@@ -43,7 +44,9 @@ void Checkpoints::take(NodeContext& ctx) {
   saving_delivered_ = st.delivered;
   // A copy of the state: the application goes on while the copies are written (the storage
   // model's transfers take network time; the process does not block).
+  if (id_.causal()) st.copies = dets_.copies(); // what a fellow victim may need back (sender_log.cpp)
   Snapshot snap = ctx.snapshot(st);
+  st.copies.clear();                         // the live state does not carry them: Determinants does
   if (id_.optimistic()) saving_snap_ = snap; // kept in memory too: an orphan rollback restores it at once
   ctx.save_checkpoint(saving_, std::move(snap));
 }

@@ -16,14 +16,16 @@
 
 namespace ckptsim::msglog {
 
+class Determinants;
 class Orphans;
 class Recovery;
 
 class Checkpoints {
  public:
-  Checkpoints(const Identity& id, Execution& exec, const Recovery& recovery, Orphans& orphans)
+  Checkpoints(const Identity& id, Execution& exec, const Determinants& dets, const Recovery& recovery, Orphans& orphans)
       : id_(id)
       , exec_(exec)
+      , dets_(dets)
       , recovery_(recovery)
       , orphans_(orphans) {}
 
@@ -57,6 +59,7 @@ class Checkpoints {
 
   const Identity& id_;
   Execution& exec_;
+  const Determinants& dets_;
   const Recovery& recovery_;
   Orphans& orphans_;
   double period_ = 0;

@@ -30,6 +30,8 @@ class Determinants {
   bool idle() const { return pending_.empty() && !outstanding_; }
   /** @brief Causal: the copies of @p owner's determinants this process holds, by rsn. */
   std::vector<Det> copies_of(NodeId owner) const;
+  /** @brief Causal: every copy this process holds, by owner and rsn (saved with a checkpoint). */
+  const std::map<NodeId, std::map<std::uint64_t, Det>>& copies() const { return others_; }
 
   /** @brief Causal: puts the stable rsn and the determinants not known stable on piggyback @p pb
    *  of a message to @p dst (not @p dst's own: it has them). */

@@ -57,8 +57,18 @@ void Orphans::restored(std::uint64_t number, std::uint64_t rsn, const Snapshot& 
   kept_.push_back({number, rsn, s});
 }
 
+void Orphans::lost_with_victims(NodeContext& ctx, NodeId who, std::uint64_t target, FailureId failure) {
+  // Several processes failed together: this restarted one's checkpoint depends on deliveries of
+  // who that failure undid (their determinants never reached the logger), and it has nothing older.
+  ctx.unrecoverable(fmt::format("msglog optimistic: the checkpoint {} restarted from depends on deliveries of {} "
+                                "after its delivery {}, undone by failure {}: their determinants were lost with "
+                                "the victims before reaching the event logger",
+                                ctx.layout().host_name(id_.self()), ctx.layout().host_name(who), target, failure));
+}
+
 void Orphans::learn(NodeId who, std::uint64_t epoch, std::uint64_t target) {
-  notices_seen_.insert({who, epoch});
+  // It filters the undone messages from now on; not marked seen: a fellow victim's fresh notice,
+  // learnt here from the logger, is still checked against this process' state when it comes.
   notices_.push_back({who, epoch, target});
 }
 
@@ -80,10 +90,15 @@ void Orphans::on_notice(NodeContext& ctx, NodeId who, const Body& b) {
   if (first == 0) {
     // Not in the deliveries it remembers; the dependency vector covers the older ones.
     for (const auto& [ep, mx] : exec_.state().dv[who])
-      if (ep != kUnknownEpoch && ep < epoch && mx > target)
+      if (ep != kUnknownEpoch && ep < epoch && mx > target) {
+        if (recovery_.victim()) { // restarted: no older state, no determinants before its checkpoint
+          lost_with_victims(ctx, who, target, b.get("failure"));
+          return;
+        }
         throw std::logic_error(fmt::format("msglog optimistic: process {} depends on an undone interval of {} "
                                            "through a delivery older than its kept checkpoints (raise keep)",
                                            id_.self(), who));
+      }
     recovery_.check_recovered(ctx);
     return;
   }
@@ -120,6 +135,10 @@ void Orphans::rollback(NodeContext& ctx, NodeId cause, FailureId failure, std::u
     while (!kept_.empty() && kept_.back().rsn > target) {
       if (kept_.back().number != 0) ctx.discard_checkpoint(kept_.back().number);
       kept_.pop_back();
+    }
+    if (kept_.empty() && recovery_.victim()) { // a restarted victim keeps its restored checkpoint only
+      lost_with_victims(ctx, cause, target, failure);
+      return;
     }
     if (kept_.empty())
       throw std::logic_error(fmt::format("msglog optimistic: process {} must go back to delivery {}, before every "

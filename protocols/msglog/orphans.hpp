@@ -85,6 +85,8 @@ class Orphans {
     std::uint64_t epoch = 0;
     std::uint64_t target = 0;
   };
+  /** @brief Ends the run: this restarted victim's checkpoint depends on what @p failure undid. */
+  void lost_with_victims(NodeContext& ctx, NodeId who, std::uint64_t target, FailureId failure);
   /** @brief Goes back to delivery @p target (an orphan of @p cause's rollback for @p failure). */
   void rollback(NodeContext& ctx, NodeId cause, FailureId failure, std::uint64_t target);
 

@@ -29,7 +29,7 @@ struct Parts {
       , log(id, exec, dets, inbox, recovery)
       , dets(id, exec, log)
       , inbox(id, exec, dets, orphans, replay, recovery)
-      , checkpoints(id, exec, recovery, orphans)
+      , checkpoints(id, exec, dets, recovery, orphans)
       , replay(id, exec)
       , catchup(id)
       , recovery(id, exec, log, dets, inbox, replay, catchup, checkpoints, orphans)

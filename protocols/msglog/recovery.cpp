@@ -17,6 +17,7 @@ namespace ckptsim::msglog {
 void Recovery::on_restart(NodeContext& ctx, const FailureNotice& own) {
   exec_.begin_incarnation(ctx.incarnation(), id_.optimistic());
   victim_ = true;
+  fellows_ = own.victims;
   checkpoints_.read_period(ctx);
   failure_ = own.id;
   failure_date_ = own.date;
@@ -117,7 +118,9 @@ void Recovery::on_catchup(NodeContext& ctx, NodeId from, const Body& b) {
   // transfer when it died, lost with it): the re-execution starts after those sends, so they go
   // again from the restored log (a duplicate is dropped by its index). What the re-execution
   // has sent since is in the log too: a duplicate as well.
-  if (victim_)
+  // A fellow victim of the same failure got these re-sends already when this process answered its
+  // RESEND_REQ (the same set: its restored deliveries from this process).
+  if (victim_ && std::find(fellows_.begin(), fellows_.end(), from) == fellows_.end())
     ctx.stats().add("msglog.resent_lost_in_transfer", static_cast<double>(log_.resend_missing(ctx, from, delivered)));
   catchup_.record(from, delivered, b.get("resent"));
   replay_.add_peer_dets(b.dets);
@@ -173,6 +176,7 @@ void Recovery::check_recovered(NodeContext& ctx) {
   ctx.recovered(failure_);
   failure_ = 0;
   victim_ = false;
+  fellows_.clear();
   have_replay_ = false;
   catchup_.reset();
   replay_.reset();

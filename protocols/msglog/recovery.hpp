@@ -44,6 +44,8 @@ class Recovery {
   FailureId failure() const { return failure_; }
   /** @brief A recovery is under way. */
   bool active() const { return failure_ != 0; }
+  /** @brief The recovery under way is of this process' own failure (it restarted). */
+  bool victim() const { return victim_; }
   /** @brief The state is this process' own (false from a restart until the checkpoint is back). */
   bool restored() const { return restored_; }
   /** @brief From the restart until the restart overhead is paid. */
@@ -97,8 +99,9 @@ class Recovery {
   CatchUp& catchup_;
   Checkpoints& checkpoints_;
   Orphans& orphans_;
-  FailureId failure_ = 0; // being recovered (0: none)
-  bool victim_ = false;   // failure_ is this process' own failure
+  FailureId failure_ = 0;       // being recovered (0: none)
+  bool victim_ = false;         // failure_ is this process' own failure
+  std::vector<NodeId> fellows_; // the victims of failure_ (this process among them) when victim_
   double failure_date_ = 0;
   bool app_done_ = false;                     // on_app_finished came (after the last step's sends)
   bool restored_ = true;                      // false from the restart until the checkpoint is restored

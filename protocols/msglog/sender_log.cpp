@@ -99,9 +99,19 @@ void SenderLog::on_resend_req(NodeContext& ctx, NodeId from, const Body& b) {
   c->inc = exec_.epoch();
   c->ints = {{"failure", b.get("failure")}, {"resent", resent}, {"round", b.inc}};
   put_set(*c, exec_.state().delivered[from]);
-  if (id_.causal()) c->dets = dets_.copies_of(from);
+  if (id_.causal()) {
+    c->dets = dets_.copies_of(from);
+    // A fellow victim of the same failure lost its volatile copies: those its checkpoint saved
+    // are the ones its restored state depends on (the causal invariant), which the requester's
+    // replay must reach.
+    if (recovery_.victim())
+      if (auto it = exec_.state().copies.find(from); it != exec_.state().copies.end())
+        for (const auto& [rsn, d] : it->second) c->dets.push_back(d);
+  }
   ctx.send_control(from, control(Msg::Catchup, c));
-  ctx.recovered(b.get("failure")); // nothing to undo here
+  // Nothing to undo here, unless this process is a victim of the failure too: it reports once
+  // its own replay and catch-up are over (Recovery::check_recovered).
+  if (!recovery_.victim()) ctx.recovered(b.get("failure"));
 }
 
 void SenderLog::recount(NodeContext& ctx) {

@@ -34,6 +34,10 @@ struct State {
   // optimistic: the dependency vector of this state, per sender and sender epoch the highest
   // sender rsn a delivery carried (an orphan is found from it when a rollback is announced)
   std::map<NodeId, std::map<std::uint64_t, std::uint64_t>> dv;
+  // causal, in a checkpoint only: the copies of the other processes' determinants this process
+  // held when it was taken. A restored victim answers a fellow victim of the same failure with
+  // them, since that one's copies died with it (Determinants keeps the live ones).
+  std::map<NodeId, std::map<std::uint64_t, Det>> copies;
 };
 
 } // namespace ckptsim::msglog

@@ -122,12 +122,12 @@ void Process::on_control(NodeContext& ctx, NodeId from, const ControlMessage& ms
 
 void Process::on_failure_detected(NodeContext& ctx, const FailureNotice& notice) {
   // A process other than the victim has nothing to undo: it replays when the backup asks.
-  if (notice.victim == backup_) backup_down_ = true;
+  if (notice.struck(backup_)) backup_down_ = true;
   ctx.recovered(notice.id);
 }
 
 void Process::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
-  if (notice.victim != backup_ || notice.victim == self_) return;
+  if (!notice.struck(backup_) || notice.struck(self_)) return;
   backup_down_ = false;
   // The restarted backup lost the copy it held and what it knew: the newest complete checkpoint
   // goes to it again (the storage model's lost copy) and is announced again.

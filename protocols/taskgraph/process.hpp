@@ -120,6 +120,7 @@ class Process : public Agent {
   std::uint64_t peers_resent_ = 0;
   std::vector<std::pair<AppMessage, PayloadPtr>> early_; // arrived before the restore
   std::vector<std::pair<NodeId, std::shared_ptr<const Body>>> early_replayed_;
+  std::vector<std::shared_ptr<const Body>> early_recover_; // TG_RECOVER for another victim, before the restore
 };
 
 } // namespace ckptsim::taskgraph

@@ -12,6 +12,17 @@
 namespace ckptsim::taskgraph {
 
 void Process::on_restart(NodeContext& ctx, const FailureNotice& own) {
+  if (own.struck(backup_)) {
+    // The backup restarted with this process: it lost the copy it held and the number of the
+    // checkpoint to restore, while the peers dropped the log entries that checkpoint covered.
+    // Restarting from the initial state would wait for messages nobody holds (Lion's model
+    // assumes a backup outlives its ward's failure).
+    ctx.unrecoverable(fmt::format("taskgraph: {} and its backup {} failed together (failure {}): the backup's "
+                                  "record and copy of {}'s checkpoint are lost",
+                                  ctx.layout().host_name(self_), ctx.layout().host_name(backup_), own.id,
+                                  ctx.layout().host_name(self_)));
+    return;
+  }
   failure_ = own.id;
   failure_date_ = own.date;
   restored_ = false;
@@ -87,6 +98,9 @@ void Process::restore_from(NodeContext& ctx, const Snapshot& s, std::uint64_t nu
   auto replayed = std::move(early_replayed_);
   early_replayed_.clear();
   for (const auto& [from, r] : replayed) on_replayed(ctx, from, *r);
+  auto recovers = std::move(early_recover_); // the other victims' replays, from the restored log
+  early_recover_.clear();
+  for (const auto& r : recovers) on_recover(ctx, *r);
   auto early = std::move(early_);
   early_.clear();
   for (const auto& [msg, pb] : early) receive(ctx, msg, pb);
@@ -100,6 +114,10 @@ void Process::on_timer(NodeContext& ctx, int id) {
 }
 
 void Process::on_recover(NodeContext& ctx, const Body& b) {
+  if (failure_ != 0 && !restored_) { // a victim of the same failure: its log and state are not back yet
+    early_recover_.push_back(std::make_shared<Body>(b));
+    return;
+  }
   // Replay (3.4 step 5): every logged message to the victim that its checkpoint's point does
   // not cover; it drops those its restored state already holds.
   const auto msgs = st_.log.uncovered(b.victim, b.number, points_);

@@ -14,9 +14,10 @@
 
 namespace ckptsim {
 
-/** @brief A failure of one node held while a recovery runs, with the repair time it will have. */
+/** @brief A failure event held while a recovery runs: its victims (nodes, or hosts under shrink)
+ *  and the repair time they will have. */
 struct DeferredFailure {
-  NodeId victim = 0;
+  std::vector<NodeId> victims;
   double repair = 0;
 };
 

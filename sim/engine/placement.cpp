@@ -3,11 +3,14 @@
  * lb_fault_app): a failed host stays off for good and its processes restart on the surviving
  * host that runs the fewest processes (the lowest index among equals); a host running k
  * processes gives each 1/k of its speed. A failure strikes a host: under shrink, every process on
- * it dies, each counted as a failure of its own (same date), each restarted elsewhere. */
+ * it dies (one failure event, one recovery, each process counted as a failure), each restarted
+ * elsewhere. */
 #include "sim/engine/run.hpp"
 #include "sim/node/node_runtime.hpp"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace ckptsim {
 
@@ -32,34 +35,36 @@ void Run::share_host(int host) {
       endpoints_.runtimes[p]->set_cpu_share(cpu_share(p));
 }
 
-void Run::shrink_failure_arrival(int host, double repair) {
+void Run::shrink_failure_arrival(const std::vector<int>& struck, double repair) {
   const double now = sg4::Engine::get_clock();
-  if (endpoints_.host_dead[host]) { // off for good since an earlier failure: per-host rate thinning
-    observe_.stats.add("failures.ignored_down");
-    observe_.trace.emit(1, now, "failure_ignored", {{"node", host}, {"reason", "host off (shrink)"}});
-    return;
+  std::vector<int> hosts;
+  for (int host : struck) {
+    if (endpoints_.host_dead[host]) { // off for good since an earlier failure: per-host rate thinning
+      observe_.stats.add("failures.ignored_down");
+      observe_.trace.emit(1, now, "failure_ignored", {{"node", host}, {"reason", "host off (shrink)"}});
+      continue;
+    }
+    hosts.push_back(host);
   }
-  if (defer(host, repair)) return;
+  if (hosts.empty() || defer(hosts, repair)) return;
+  // Every process on the failed hosts dies: one failure, one recovery, however many processes.
   std::vector<NodeId> victims;
   for (NodeId p = 0; p < num_nodes(); p++)
-    if (endpoints_.host_index[p] == host && endpoints_.up[p]) victims.push_back(p);
-  if (victims.size() > 1 && !overlapping_allowed()) {
-    // Two processes die at one date: overlapping failures, which this protocol does not tolerate
-    // (hc3i and independent wait forever for a recovery that cannot start). The engine defers an
-    // overlapping failure otherwise, but a process cannot go on running on a dead host.
-    end_unrecoverable(fmt::format("host {} ran {} processes: their simultaneous failures overlap, which protocol {} "
-                                  "does not tolerate (restart: shrink)",
-                                  platform_.hosts[host]->get_name(), victims.size(), inputs_.config.options.protocol),
-                      {{"node", victims.front()}, {"reason", "simultaneous failures"}});
-    return;
-  }
-  // Their work is read before the host goes off with the first strike (which kills both actors).
+    if (endpoints_.up[p] && std::find(hosts.begin(), hosts.end(), endpoints_.host_index[p]) != hosts.end())
+      victims.push_back(p);
+  // Their work is read before the hosts go off with the first strike (which kills the actors).
   for (NodeId p : victims)
     endpoints_.death_work[p] = endpoints_.runtimes[p] ? endpoints_.runtimes[p]->current_work() : 0.0;
-  endpoints_.host_dead[host] = true;
-  if (victims.size() > 1)
-    observe_.trace.emit(0, now, "host_failure", {{"host", platform_.hosts[host]->get_name()}, {"processes", victims}});
-  for (NodeId p : victims) strike(p, repair, true);
+  for (int host : hosts) {
+    endpoints_.host_dead[host] = true;
+    std::vector<NodeId> on_host;
+    for (NodeId p : victims)
+      if (endpoints_.host_index[p] == host) on_host.push_back(p);
+    if (on_host.size() > 1)
+      observe_.trace.emit(0, now, "host_failure",
+                          {{"host", platform_.hosts[host]->get_name()}, {"processes", on_host}});
+  }
+  if (!victims.empty()) strike(victims, repair, true);
 }
 
 bool Run::place_restart(NodeId victim) {

@@ -4,8 +4,10 @@
 
 namespace ckptsim {
 
-bool node_back_due(const Recovery& rec, bool victim_up) {
-  return !rec.back_sent && rec.restarted && rec.detected && rec.notices.empty() && victim_up;
+bool Recovery::struck(NodeId n) const { return std::find(victims.begin(), victims.end(), n) != victims.end(); }
+
+bool node_back_due(const Recovery& rec, bool victims_up) {
+  return !rec.back_sent && rec.restarted() && rec.detected && rec.notices.empty() && victims_up;
 }
 
 bool recovery_over(const Recovery& rec, const RecoveryRules& rules, bool quiescent) {
@@ -27,21 +29,24 @@ std::optional<FailureId> RecoveryTracker::open_after(FailureId id) const {
 
 bool RecoveryTracker::awaiting_detection() const { return undetected_ > 0; }
 
-FailureId RecoveryTracker::strike(NodeId victim, double date, const std::vector<NodeId>& reporters) {
+FailureId RecoveryTracker::strike(const std::vector<NodeId>& victims, double date,
+                                  const std::vector<NodeId>& reporters) {
   const FailureId id = next_++;
   undetected_++;
-  Recovery& rec = recoveries_[id] = Recovery{.victim = victim, .date = date};
+  Recovery& rec = recoveries_[id] = Recovery{.victims = victims, .date = date};
+  rec.down.insert(victims.begin(), victims.end());
   if (rules_.nodes_report) rec.to_report.insert(reporters.begin(), reporters.end());
   open_++;
-  for (auto& [rid, other] : recoveries_) {
-    other.notices.erase(victim); // it will never process the notices sent to it
-    if (rid == id) continue;
-    // It failed again before everybody could be told it was back: that older failure is settled
-    // by the restart of its next incarnation (restart_complete), which is when it is back.
-    if (other.victim == victim && !other.back_sent) other.restarted = false;
-    other.to_report.erase(victim); // its restart reports for it
-  }
-  if (rules_.nodes_report) rec.to_report.insert(victim);
+  for (auto& [rid, other] : recoveries_)
+    for (NodeId victim : victims) {
+      other.notices.erase(victim); // it will never process the notices sent to it
+      if (rid == id) continue;
+      // It failed again before everybody could be told it was back: its part of that older
+      // failure is settled by the restart of its next incarnation (restart_complete).
+      if (other.struck(victim) && !other.back_sent) other.down.insert(victim);
+      other.to_report.erase(victim); // its restart reports for it
+    }
+  if (rules_.nodes_report) rec.to_report.insert(victims.begin(), victims.end());
   return id;
 }
 
@@ -75,13 +80,10 @@ bool RecoveryTracker::notice_processed(FailureId id, NodeId node) {
 }
 
 std::vector<FailureId> RecoveryTracker::restart_complete(FailureId id, NodeId node) {
-  std::vector<FailureId> settled;
+  std::vector<FailureId> touched;
   for (auto& [rid, rec] : recoveries_)
-    if (rec.victim == node && !rec.restarted && rid <= id) {
-      rec.restarted = true;
-      settled.push_back(rid);
-    }
-  return settled;
+    if (rid <= id && rec.down.erase(node)) touched.push_back(rid);
+  return touched;
 }
 
 std::vector<FailureId> RecoveryTracker::node_recovered(FailureId up_to, NodeId node) {
@@ -96,9 +98,9 @@ void RecoveryTracker::node_rolled_back(NodeId node) {
     if (!rec.done) rec.rolled_back.insert(node);
 }
 
-bool RecoveryTracker::send_back_now(FailureId id, bool victim_up) {
+bool RecoveryTracker::send_back_now(FailureId id, bool victims_up) {
   Recovery& rec = recoveries_.at(id);
-  if (!node_back_due(rec, victim_up)) return false;
+  if (!node_back_due(rec, victims_up)) return false;
   rec.back_sent = true;
   return true;
 }

@@ -15,17 +15,21 @@
 
 namespace ckptsim {
 
-/** @brief The recovery of one failure. */
+/** @brief The recovery of one failure: one event, which may strike one node or many at once (a
+ *  rack, a cluster), all recovered together. */
 struct Recovery {
-  NodeId victim = -1;
+  std::vector<NodeId> victims{};  // in increasing order
   double date = 0;                // when the failure struck
-  bool restarted = false;         // the victim runs again (its restart is complete)
+  std::set<NodeId> down{};        // victims whose restart is not complete yet
   bool detected = false;          // the failure detector told the other endpoints
   bool back_sent = false;         // the "node back" signal went out
   std::set<NodeId> notices{};     // endpoints still to process the failure notice
   std::set<NodeId> to_report{};   // nodes still to report their part of the recovery (nodes_report)
   std::set<NodeId> rolled_back{}; // nodes that restored a state while it was open (the victim included)
   bool done = false;
+  /** @brief Every victim runs again (its restart is complete). */
+  bool restarted() const { return down.empty(); }
+  bool struck(NodeId n) const;
 };
 
 /** @brief What the protocol says a recovery waits for (ProtocolModule). */
@@ -34,10 +38,10 @@ struct RecoveryRules {
   bool needs_quiescence = false; // recovery_needs_quiescence: no control message on the wire, no agent recovering
 };
 
-/** @brief Whether the "node back" signal of @p rec goes out now: once the victim runs again
- *  (@p victim_up) and every endpoint processed the failure notice, so that a node always hears
+/** @brief Whether the "node back" signal of @p rec goes out now: once every victim runs again
+ *  (@p victims_up) and every endpoint processed the failure notice, so that a node always hears
  *  of a failure before its end. Sent once. */
-bool node_back_due(const Recovery& rec, bool victim_up);
+bool node_back_due(const Recovery& rec, bool victims_up);
 /** @brief Whether @p rec is over now: the node is back, every report is in and, when the rules
  *  ask for it, the run is @p quiescent. */
 bool recovery_over(const Recovery& rec, const RecoveryRules& rules, bool quiescent);
@@ -67,11 +71,11 @@ class RecoveryTracker {
   /** @brief Some failure has struck and is not detected yet: the engine itself has work pending. */
   bool awaiting_detection() const;
 
-  /** @brief A failure strikes @p victim at @p date: opens recovery next_id(), which it returns.
-   *  @p reporters: the computing nodes up now, whose reports it waits for (nodes_report), with
-   *  the victim's. The victim will not process the notices of the other recoveries, nor report
-   *  for them: its restart does. */
-  FailureId strike(NodeId victim, double date, const std::vector<NodeId>& reporters);
+  /** @brief A failure strikes @p victims (one or many, increasing order) at @p date: opens
+   *  recovery next_id(), which it returns. @p reporters: the computing nodes up now, whose
+   *  reports it waits for (nodes_report), with the victims'. A victim will not process the
+   *  notices of the other recoveries, nor report for them: its restart does. */
+  FailureId strike(const std::vector<NodeId>& victims, double date, const std::vector<NodeId>& reporters);
   /** @brief The failure is detected: its notices go out (notice_sent), one by one. */
   void detect(FailureId id);
   /** @brief Endpoint @p e is sent the notice of @p id: the recovery waits until it processed it. */
@@ -83,8 +87,8 @@ class RecoveryTracker {
   std::vector<FailureId> not_back(FailureId except) const;
   /** @brief @p node processed the notice of @p id. False when there is no such recovery. */
   bool notice_processed(FailureId id, NodeId node);
-  /** @brief @p node runs again after failure @p id: that settles its earlier failures whose restart
-   *  a new one cut too. Returns the recoveries settled. */
+  /** @brief @p node runs again after failure @p id: that settles its part of @p id and of its
+   *  earlier failures whose restart a new one cut. Returns the recoveries it touched. */
   std::vector<FailureId> restart_complete(FailureId id, NodeId node);
   /** @brief @p node did its part of every recovery up to @p up_to. Returns those it reported to. */
   std::vector<FailureId> node_recovered(FailureId up_to, NodeId node);
@@ -92,7 +96,7 @@ class RecoveryTracker {
   void node_rolled_back(NodeId node);
 
   /** @brief Marks and returns whether the "node back" signal of @p id goes out now (node_back_due). */
-  bool send_back_now(FailureId id, bool victim_up);
+  bool send_back_now(FailureId id, bool victims_up);
   /** @brief Marks and returns whether recovery @p id ends now (recovery_over); open() counts it out. */
   bool end_now(FailureId id, bool quiescent);
 

@@ -261,7 +261,7 @@ void Run::create_actors() {
       if (!a->scope.empty())
         observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_event",
                             {{"scope", a->scope}, {"victims", a->victims}, {"repair", repair}});
-      for (NodeId victim : a->victims) failure_arrival(victim, repair);
+      failure_arrival(a->victims, repair); // one event, one recovery, however many victims
     }
   })->daemonize();
   if (std::isfinite(inputs_.config.options.end_date))

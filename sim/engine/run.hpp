@@ -90,6 +90,7 @@ class Run : public LifecyclePort {
   /** @brief @p node restored a state: counted in every recovery under way (processes rolled back
    *  per failure, the figure that tells global, hierarchical and logging protocols apart). */
   void node_rolled_back(NodeId node, double state_date) override;
+  void unrecoverable(NodeId node, const std::string& what) override;
 
  private:
   // What the Run's own files read of its parts.
@@ -102,9 +103,9 @@ class Run : public LifecyclePort {
   void update_engine_waiting();
   /** @brief No protocol control message on the wire and no agent recovering. */
   bool quiescent() const { return ending_.termination.quiescent(wire_.control_messages()); }
-  /** @brief A failure of @p victim arrives now (@p released: deferred until now); it stays down
-   *  @p repair seconds once struck. */
-  void failure_arrival(NodeId victim, double repair, bool released = false);
+  /** @brief A failure event striking @p victims (nodes, or hosts under shrink; one or many)
+   *  arrives now (@p released: deferred until now); they stay down @p repair seconds once struck. */
+  void failure_arrival(std::vector<NodeId> victims, double repair, bool released = false);
   /** @brief The work endpoint @p e had done when its last failure struck: what a restarted
    *  process loses at its first rollback; 0 for a service (it computes nothing, and the record is
    *  kept for computing processes only). */
@@ -138,10 +139,11 @@ class Run : public LifecyclePort {
   std::string pending_report() const;
   void release_deferred();
   void report_progress();
-  void strike(NodeId victim, double repair, bool work_recorded = false);
-  /** @brief Holds the failure of @p victim (a node, or a host under shrink) while a recovery runs
-   *  and the overlap policy says so; true when held. */
-  bool defer(int victim, double repair);
+  /** @brief Strikes @p victims (processes, increasing order) at once: one failure, one recovery. */
+  void strike(const std::vector<NodeId>& victims, double repair, bool work_recorded = false);
+  /** @brief Holds the failure event of @p victims (nodes, or hosts under shrink) while a recovery
+   *  runs and the overlap policy says so; true when held. */
+  bool defer(const std::vector<NodeId>& victims, double repair);
   void detect(FailureId id);
   void restart(FailureId id);
   /** @brief Acts on what the tracker decides for recovery @p id now: "node back", its end. */
@@ -155,7 +157,7 @@ class Run : public LifecyclePort {
   // placement.cpp
   bool shrinking() const { return inputs_.topology.failures.restart == RestartPlacement::Shrink; }
   void init_placement();
-  void shrink_failure_arrival(int host, double repair);
+  void shrink_failure_arrival(const std::vector<int>& hosts, double repair);
   bool place_restart(NodeId victim);
   void share_host(int host);
 

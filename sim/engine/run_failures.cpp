@@ -12,9 +12,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ckptsim {
 
-void Run::failure_arrival(NodeId victim, double repair, bool released) {
+void Run::failure_arrival(std::vector<NodeId> victims, double repair, bool released) {
   const double now = sg4::Engine::get_clock();
   observe_.stats.add("failures.arrivals");
   // Calm: it strikes a run with no recovery under way. A deferred one, released now, was counted
@@ -22,71 +24,83 @@ void Run::failure_arrival(NodeId victim, double repair, bool released) {
   if (!released)
     ending_.termination.note_failure(now, failures_.recoveries.open() == 0 && failures_.nodes_down == 0 &&
                                               failures_.deferred.empty());
-  if (shrinking()) { // the victim is a host, which may run two processes
-    shrink_failure_arrival(victim, repair);
+  if (shrinking()) { // the victims are hosts, which may run two processes each
+    shrink_failure_arrival(victims, repair);
     return;
   }
-  if (!endpoints_.up[victim]) { // a node that is down cannot fail again: per-node rate thinning
+  // A node that is down cannot fail again: per-node rate thinning.
+  std::erase_if(victims, [&](NodeId v) {
+    if (endpoints_.up[v]) return false;
     observe_.stats.add("failures.ignored_down");
-    observe_.trace.emit(1, now, "failure_ignored", {{"node", victim}, {"reason", "down"}});
-    return;
-  }
-  if (defer(victim, repair)) return;
-  strike(victim, repair);
+    observe_.trace.emit(1, now, "failure_ignored", {{"node", v}, {"reason", "down"}});
+    return true;
+  });
+  if (victims.empty() || defer(victims, repair)) return;
+  strike(victims, repair);
 }
 
-bool Run::defer(int victim, double repair) {
+bool Run::defer(const std::vector<NodeId>& victims, double repair) {
   if (overlapping_allowed() || failures_.recoveries.open() == 0) return false;
   observe_.stats.add("failures.deferred");
-  observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"node", victim}});
-  failures_.deferred.push_back({victim, repair});
+  if (victims.size() == 1)
+    observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"node", victims.front()}});
+  else
+    observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"nodes", victims}});
+  failures_.deferred.push_back({victims, repair});
   update_held();
   return true;
 }
 
-void Run::strike(NodeId victim, double repair, bool work_recorded) {
+void Run::strike(const std::vector<NodeId>& victims, double repair, bool work_recorded) {
   const double now = sg4::Engine::get_clock();
   const FailureId id = failures_.recoveries.next_id();
-  const ClusterId c = platform_.layout.cluster_of(victim);
-  if (!work_recorded)
-    endpoints_.death_work[victim] = endpoints_.runtimes[victim] ? endpoints_.runtimes[victim]->current_work() : 0.0;
-  // The victim's step under way counted as done (progress is otherwise noted at step ends).
-  if (victim < num_nodes()) ending_.termination.note_progress(victim, endpoints_.death_work[victim], 0, now);
-  observe_.trace.emit(0, now, "failure",
-                      {{"failure", id},
-                       {"node", victim},
-                       {"host", shrinking() ? host_of(victim)->get_name() : platform_.layout.host_name(victim)},
-                       {"cluster", c},
-                       {"repair", repair}});
-  observe_.stats.add("failures");
-  observe_.stats.add_cluster("failures", c);
-  observe_.stats.record("failures", {{"id", id},
-                                     {"date", now},
-                                     {"node", victim},
-                                     {"host", platform_.layout.host_name(victim)},
-                                     {"cluster", c},
-                                     {"work_lost_at_victim", endpoints_.death_work[victim]}});
-  endpoints_.up[victim] = false;
-  set_state(victim, "down");
-  failures_.nodes_down++;
-  set_app_finished(victim, false);
-  set_computing(victim, false);
-  set_quiet(victim, false);
-  set_recovering(victim, false); // its agent is gone; the restarted one speaks for it
+  for (NodeId victim : victims) {
+    const ClusterId c = platform_.layout.cluster_of(victim);
+    if (!work_recorded)
+      endpoints_.death_work[victim] = endpoints_.runtimes[victim] ? endpoints_.runtimes[victim]->current_work() : 0.0;
+    // The victim's step under way counted as done (progress is otherwise noted at step ends).
+    if (victim < num_nodes()) ending_.termination.note_progress(victim, endpoints_.death_work[victim], 0, now);
+    observe_.trace.emit(0, now, "failure",
+                        {{"failure", id},
+                         {"node", victim},
+                         {"host", shrinking() ? host_of(victim)->get_name() : platform_.layout.host_name(victim)},
+                         {"cluster", c},
+                         {"repair", repair}});
+    observe_.stats.add("failures");
+    observe_.stats.add_cluster("failures", c);
+    observe_.stats.record("failures", {{"id", id},
+                                       {"date", now},
+                                       {"node", victim},
+                                       {"host", platform_.layout.host_name(victim)},
+                                       {"cluster", c},
+                                       {"work_lost_at_victim", endpoints_.death_work[victim]}});
+  }
+  for (NodeId victim : victims) {
+    endpoints_.up[victim] = false;
+    set_state(victim, "down");
+    failures_.nodes_down++;
+    set_app_finished(victim, false);
+    set_computing(victim, false);
+    set_quiet(victim, false);
+    set_recovering(victim, false); // its agent is gone; the restarted one speaks for it
+  }
   std::vector<NodeId> reporters;
   for (NodeId n = 0; n < num_nodes(); n++)
     if (endpoints_.up[n]) reporters.push_back(n);
-  failures_.recoveries.strike(victim, now, reporters);
+  failures_.recoveries.strike(victims, now, reporters);
   update_engine_waiting();
   update_held();
-  wire_.purge(victim);
-  storage_.store().holder_failed(victim); // its memory is gone: its own copies and those it held for others
-  // A message posted at this very date is handled by SimGrid after the host is off: with the dead
-  // actor still the mailbox's eager receiver, SimGrid would start it towards the off host and abort
-  // (CommImpl::start asserts the host is on). Without a receiver it just stays queued, unread.
-  wire_.mailbox(victim, endpoints_.incarnation[victim])->set_receiver(nullptr);
-  if (host_of(victim)->is_on()) host_of(victim)->turn_off(); // off already: the other process of a shared host
-  wire_.proxies().host_failed(victim);
+  for (NodeId victim : victims) {
+    wire_.purge(victim);
+    storage_.store().holder_failed(victim); // its memory is gone: its own copies and those it held for others
+    // A message posted at this very date is handled by SimGrid after the host is off: with the
+    // dead actor still the mailbox's eager receiver, SimGrid would start it towards the off host
+    // and abort (CommImpl::start asserts the host is on). Without a receiver it just stays
+    // queued, unread.
+    wire_.mailbox(victim, endpoints_.incarnation[victim])->set_receiver(nullptr);
+    if (host_of(victim)->is_on()) host_of(victim)->turn_off(); // off already: the other process of a shared host
+    wire_.proxies().host_failed(victim);
+  }
 
   const auto& f = inputs_.topology.failures;
   const double detected_after = detection_delay(f, now);
@@ -109,14 +123,17 @@ void Run::strike(NodeId victim, double repair, bool work_recorded) {
 void Run::detect(FailureId id) {
   if (ending_.end.over()) return;
   const Recovery& rec = failures_.recoveries.at(id);
-  observe_.trace.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victim}});
+  if (rec.victims.size() == 1)
+    observe_.trace.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"node", rec.victims[0]}});
+  else
+    observe_.trace.emit(1, sg4::Engine::get_clock(), "failure_detected", {{"failure", id}, {"nodes", rec.victims}});
   failures_.recoveries.detect(id);
   update_engine_waiting();
   // One by one: sending a signal yields to other actors, which may strike the next endpoint.
   for (NodeId e = 0; e < num_endpoints(); e++) {
-    if (e == rec.victim || !endpoints_.up[e]) continue;
+    if (rec.struck(e) || !endpoints_.up[e]) continue; // a victim hears of its failure by restarting
     failures_.recoveries.notice_sent(id, e);
-    send_signal(e, Signal{Signal::Kind::FailureNotice, id, rec.victim, rec.date});
+    send_signal(e, Signal{Signal::Kind::FailureNotice, id, rec.victims, rec.date});
   }
   maybe_finish_recovery(id);
 }
@@ -149,18 +166,20 @@ void Run::update_engine_waiting() {
 void Run::restart(FailureId id) {
   if (ending_.end.over()) return;
   const Recovery& rec = failures_.recoveries.at(id);
-  const NodeId v = rec.victim;
-  if (!place_restart(v)) return; // shrink with no surviving node: the run ended
-  endpoints_.incarnation[v]++;
-  endpoints_.up[v] = true;
-  failures_.nodes_down--;
-  failures_.recoveries.restarting(id, v);
+  // Every victim of the event comes back now (one repair time per event), then they start.
+  for (NodeId v : rec.victims) {
+    if (!place_restart(v)) return; // shrink with no surviving node: the run ended
+    endpoints_.incarnation[v]++;
+    endpoints_.up[v] = true;
+    failures_.nodes_down--;
+    failures_.recoveries.restarting(id, v);
+  }
   const double now = sg4::Engine::get_clock();
   ending_.termination.busy_until(now, now + inputs_.topology.failures.restart_overhead);
   update_engine_waiting();
-  start_node(v, true,
-             FailureNotice{id, v, rec.date, std::max(failures_.recoveries.latest_detected(), id),
-                           failures_.recoveries.not_back(id)});
+  const FailureNotice own{id, rec.victims, rec.date, std::max(failures_.recoveries.latest_detected(), id),
+                          failures_.recoveries.not_back(id)};
+  for (NodeId v : rec.victims) start_node(v, true, own);
 }
 
 void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
@@ -184,11 +203,13 @@ void Run::node_recovered(FailureId up_to, NodeId node) {
 
 void Run::maybe_finish_recovery(FailureId id) {
   const Recovery& rec = failures_.recoveries.at(id);
-  // Once the victim runs again and everybody was told of the failure, everybody (the victim
-  // included) is told it is back: the moment a global restart may go on.
-  if (failures_.recoveries.send_back_now(id, endpoints_.up[rec.victim]))
+  // Once every victim runs again and everybody was told of the failure, everybody (the victims
+  // included) is told they are back: the moment a global restart may go on.
+  const bool victims_up =
+      std::all_of(rec.victims.begin(), rec.victims.end(), [&](NodeId v) { return bool(endpoints_.up[v]); });
+  if (failures_.recoveries.send_back_now(id, victims_up))
     for (NodeId e = 0; e < num_endpoints(); e++)
-      if (endpoints_.up[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victim, rec.date});
+      if (endpoints_.up[e]) send_signal(e, Signal{Signal::Kind::NodeBack, id, rec.victims, rec.date});
   if (failures_.recoveries.end_now(id, quiescent())) recovery_done(id);
 }
 
@@ -201,12 +222,13 @@ void Run::recovery_done(FailureId id) {
   const auto rolled_back = static_cast<double>(rec.rolled_back.size());
   observe_.stats.add("recoveries_done");
   observe_.stats.add("rolled_back_processes", rolled_back);
-  observe_.stats.record("recoveries", {{"failure", id},
-                                       {"victim", rec.victim},
-                                       {"start", rec.date},
-                                       {"end", now},
-                                       {"duration", now - rec.date},
-                                       {"rolled_back", rolled_back}});
+  nlohmann::ordered_json record{{"failure", id}, {"victim", rec.victims.front()}};
+  if (rec.victims.size() > 1) record["victims"] = rec.victims; // "victim" is the first of them
+  record["start"] = rec.date;
+  record["end"] = now;
+  record["duration"] = now - rec.date;
+  record["rolled_back"] = rolled_back;
+  observe_.stats.record("recoveries", record);
   observe_.trace.emit(0, now, "recovery_done", {{"failure", id}, {"duration", now - rec.date}});
   if (failures_.recoveries.open() == 0) {
     // Checked only when no other recovery is under way: a half-done recovery is not a state.
@@ -223,11 +245,15 @@ void Run::node_rolled_back(NodeId node, double state_date) {
 
 void Run::release_deferred() {
   while (!failures_.deferred.empty() && failures_.recoveries.open() == 0 && !ending_.end.over()) {
-    const DeferredFailure d = failures_.deferred.front();
+    DeferredFailure d = std::move(failures_.deferred.front());
     failures_.deferred.pop_front();
     update_held();
-    failure_arrival(d.victim, d.repair, true);
+    failure_arrival(std::move(d.victims), d.repair, true);
   }
+}
+
+void Run::unrecoverable(NodeId node, const std::string& what) {
+  end_unrecoverable(what, {{"node", node}, {"reason", what}});
 }
 
 } // namespace ckptsim

@@ -84,7 +84,9 @@ std::string Run::pending_report() const {
     if (rec.done || items.size() >= kMax) continue;
     std::vector<std::string> who;
     for (NodeId n : rec.notices) who.push_back(endpoint_name(n));
-    std::string item = fmt::format("the recovery of failure {} ({}) is not over", id, endpoint_name(rec.victim));
+    std::vector<std::string> victims;
+    for (NodeId v : rec.victims) victims.push_back(endpoint_name(v));
+    std::string item = fmt::format("the recovery of failure {} ({}) is not over", id, fmt::join(victims, ", "));
     if (!who.empty()) item += fmt::format(": notices not processed by {}", fmt::join(who, ", "));
     who.clear();
     for (NodeId n : rec.to_report) who.push_back(endpoint_name(n));

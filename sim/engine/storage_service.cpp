@@ -65,7 +65,7 @@ std::optional<std::uint64_t> StorageService::recovery_line(NodeId asker, const s
   const LineSearch s = search_recovery_line(store_, parts_.platform.layout.num_nodes(), numbers);
   std::set<NodeId> failed_ids;
   for (const auto& [id, rec] : parts_.recoveries)
-    if (!rec.done) failed_ids.insert(rec.victim);
+    if (!rec.done) failed_ids.insert(rec.victims.begin(), rec.victims.end());
   nlohmann::ordered_json failed = nlohmann::ordered_json::array();
   for (NodeId n : failed_ids) failed.push_back(parts_.platform.layout.host_name(n));
   std::vector<std::uint64_t> searched(s.skipped);

@@ -4,18 +4,32 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace ckptsim {
 
 ReplayedFailures::ReplayedFailures(const std::vector<FailureEvent>& events, const FederationLayout& layout) {
   for (const auto& ev : events) {
-    NodeId v = layout.resolve(ev.node);
-    if (v < 0) {
-      auto colon = ev.where.find(": ");
-      throw InputError(
-          ev.where.substr(0, colon), colon == std::string::npos ? "" : ev.where.substr(colon + 2),
-          fmt::format("no node \"{}\" in the federation (host name or index below {})", ev.node, layout.num_nodes()));
+    const auto colon = ev.where.find(": ");
+    const auto fail = [&](const std::string& why) {
+      throw InputError(ev.where.substr(0, colon), colon == std::string::npos ? "" : ev.where.substr(colon + 2), why);
+    };
+    // "c0-1,c0-2": one event striking every node listed at once (a rack, a cluster), one recovery.
+    std::vector<NodeId> victims;
+    std::size_t start = 0;
+    while (start <= ev.node.size()) {
+      const std::size_t comma = std::min(ev.node.find(',', start), ev.node.size());
+      const std::string name = ev.node.substr(start, comma - start);
+      const NodeId v = layout.resolve(name);
+      if (v < 0)
+        fail(fmt::format("no node \"{}\" in the federation (host name or index below {})", name, layout.num_nodes()));
+      if (std::find(victims.begin(), victims.end(), v) != victims.end())
+        fail(fmt::format("node \"{}\" is listed twice in one failure", name));
+      victims.push_back(v);
+      start = comma + 1;
     }
-    events_.emplace_back(ev.date, v);
+    std::sort(victims.begin(), victims.end());
+    events_.emplace_back(ev.date, std::move(victims));
   }
 }
 
@@ -46,8 +60,8 @@ std::optional<nlohmann::ordered_json> ReplayedFailures::account(std::size_t deli
 
 std::optional<FailureArrival> ReplayedFailures::next() {
   if (next_ >= events_.size()) return std::nullopt;
-  const auto& [date, victim] = events_[next_++];
-  return FailureArrival{date, {victim}, std::nullopt};
+  const auto& [date, victims] = events_[next_++];
+  return FailureArrival{date, victims, std::nullopt};
 }
 
 } // namespace ckptsim

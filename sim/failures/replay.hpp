@@ -1,5 +1,6 @@
-/* The replay of an explicit list of failures ("date node"), each striking one node: the "trace"
- * source's file and a scripted application's "failures" both become one. */
+/* The replay of an explicit list of failures ("date node"), each striking one node, or several at
+ * once ("date node,node,..."): the "trace" source's file and a scripted application's "failures"
+ * both become one. */
 #pragma once
 
 #include "sim/failures/source.hpp"
@@ -21,8 +22,8 @@ class ReplayedFailures : public FailureSource {
   std::optional<nlohmann::ordered_json> account(std::size_t delivered) const override;
 
  private:
-  std::string file_;                              // empty: a scripted application's failures, no file to account for
-  std::vector<std::pair<double, NodeId>> events_; // date, victim
+  std::string file_; // empty: a scripted application's failures, no file to account for
+  std::vector<std::pair<double, std::vector<NodeId>>> events_; // date, victims (increasing order)
   std::size_t next_ = 0;
 };
 

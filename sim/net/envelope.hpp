@@ -60,7 +60,7 @@ struct ControlMessage {
 struct Signal {
   enum class Kind { FailureNotice, NodeBack, Stop } kind = Kind::Stop;
   FailureId failure = 0;
-  NodeId victim = -1;
+  std::vector<NodeId> victims{};
   double failure_date = 0;
 };
 

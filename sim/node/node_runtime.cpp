@@ -159,14 +159,15 @@ void NodeRuntime::handle_signal(const Envelope& env) {
     stop_ = true;
     return;
   }
-  FailureNotice notice{env.signal.failure, env.signal.victim, env.signal.failure_date, env.signal.failure, {}};
+  FailureNotice notice{env.signal.failure, env.signal.victims, env.signal.failure_date, env.signal.failure, {}};
   if (env.signal.kind == Signal::Kind::NodeBack) {
-    trace_event(2, "node_back", {{"failure", notice.id}, {"victim", notice.victim}});
+    trace_event(2, "node_back", {{"failure", notice.id}, {"victims", notice.victims}});
     agent_->on_node_back(*this, notice);
     return;
   }
-  chan_in_.forget(notice.victim); // its stream is broken: what it sent and we buffered will never complete
-  trace_event(2, "failure_notice", {{"failure", notice.id}, {"victim", notice.victim}});
+  // Their streams are broken: what they sent and we buffered will never complete.
+  for (NodeId v : notice.victims) chan_in_.forget(v);
+  trace_event(2, "failure_notice", {{"failure", notice.id}, {"victims", notice.victims}});
   agent_->on_failure_detected(*this, notice);
   if (dead()) return;
   // What the notice made of the agent counts before the notice does: processing the last notice
@@ -237,6 +238,8 @@ std::optional<std::uint64_t> NodeRuntime::recovery_line(const std::vector<std::u
 }
 
 double NodeRuntime::restart_overhead() const { return env_.inputs.topology.failures.restart_overhead; }
+
+void NodeRuntime::unrecoverable(const std::string& what) { env_.lifecycle.unrecoverable(id_, what); }
 
 void NodeRuntime::restart_complete() {
   trace_event(1, "restart_complete", {{"failure", notice_.id}});

@@ -71,6 +71,7 @@ class NodeRuntime : public NodeContext {
   void replicate_checkpoint(std::uint64_t number) override { transfers_.replicate(number); }
   double checkpoint_bytes() const override;
   double restart_overhead() const override;
+  void unrecoverable(const std::string& what) override;
   void restart_complete() override;
   void recovered(FailureId id) override;
   Stats& stats() override;

@@ -119,6 +119,8 @@ class LifecyclePort {
   /** @brief @p node restored a state it first reached at @p state_date: counted in every
    *  recovery under way, and the watchdog allows for redoing the work since then. */
   virtual void node_rolled_back(NodeId node, double state_date) = 0;
+  /** @brief @p node's agent found that the run cannot recover (NodeContext::unrecoverable). */
+  virtual void unrecoverable(NodeId node, const std::string& what) = 0;
 };
 
 /** @brief Rendezvous sends (Workload::rendezvous): who has posted which receive. */

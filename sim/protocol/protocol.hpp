@@ -19,6 +19,7 @@
 #include "sim/observe/stats.hpp"
 #include "sim/platform/layout.hpp"
 
+#include <algorithm>
 #include <any>
 #include <functional>
 #include <map>
@@ -37,12 +38,17 @@ struct Snapshot {
   std::size_t oracle_position = 0; // engine bookkeeping: where the node's history stood
 };
 
+/** @brief A failure event as a node hears of it. One event may strike many nodes at once (a rack,
+ *  a cluster, a site): they are struck at one date, restart together, and the whole event is
+ *  one recovery (one notice to each survivor, one on_restart per victim, one "node back"). */
 struct FailureNotice {
   FailureId id = 0;
-  NodeId victim = -1;
-  double date = 0;             // when the failure struck
-  FailureId latest = 0;        // on a restart: the newest failure the detector knows of (own included)
-  std::vector<FailureId> down; // on a restart: other detected failures whose victim is not back yet
+  std::vector<NodeId> victims{}; // every node the failure struck, in increasing order
+  double date = 0;               // when the failure struck
+  FailureId latest = 0;          // on a restart: the newest failure the detector knows of (own included)
+  std::vector<FailureId> down{}; // on a restart: other detected failures whose victims are not all back
+  /** @brief @p n is one of the victims. */
+  bool struck(NodeId n) const { return std::find(victims.begin(), victims.end(), n) != victims.end(); }
 };
 
 /** @brief What a protocol agent may do on its node. */
@@ -124,6 +130,10 @@ class NodeContext {
 
   /** @brief The failure model's restart overhead (seconds) paid by a restarted process. */
   virtual double restart_overhead() const = 0;
+  /** @brief The run cannot recover: what it needs was lost with the victims of a failure (a
+   *  log held in a failed node's memory...). Ends the run with status "unrecoverable", @p what
+   *  naming what was lost. */
+  virtual void unrecoverable(const std::string& what) = 0;
   /** @brief This restarted node is running again (after reloading its state). */
   virtual void restart_complete() = 0;
   /** @brief This node has done its part of the recovery of every failure up to @p id (rolled

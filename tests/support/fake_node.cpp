@@ -292,39 +292,41 @@ bool FakeFederation::run_app(NodeId p) {
   return work.has_value() || !sends.empty() || n.app->finished;
 }
 
-FailureNotice FakeFederation::fail(NodeId victim, FailureId id) {
-  const FakeNode& old = *nodes_[victim];
+FailureNotice FakeFederation::fail(const std::vector<NodeId>& victims, FailureId id) {
   FailureNotice notice;
   notice.id = id;
-  notice.victim = victim;
-  notice.date = old.clock;
-  for (auto& n : nodes_) std::erase_if(n->outbox, [&](const WireMessage& m) { return m.to == victim; });
-  std::erase_if(held_, [&](const WireMessage& m) { return m.to == victim || m.from == victim; });
-  auto fresh = std::make_unique<FakeNode>(layout_, victim, old.incarnation() + 1, &stats_);
-  fresh->clock = old.clock;
-  fresh->overhead = old.overhead;
-  fresh->ckpt_bytes = old.ckpt_bytes;
-  fresh->periods = old.periods;
-  fresh->workload = old.workload;
-  fresh->seed = old.seed;
-  fresh->app = fresh->fresh_app();
-  fresh->line = old.line;
-  fresh->saved = old.saved; // stable storage
-  nodes_[victim] = std::move(fresh);
-  agents_[victim] = module_->make_agent(victim, false);
-  saves_seen_[victim] = 0;
-  loads_seen_[victim] = 0;
-  down_.insert(victim);
+  notice.victims = victims;
+  notice.date = nodes_[victims.front()]->clock;
+  for (NodeId victim : victims) {
+    const FakeNode& old = *nodes_[victim];
+    for (auto& n : nodes_) std::erase_if(n->outbox, [&](const WireMessage& m) { return m.to == victim; });
+    std::erase_if(held_, [&](const WireMessage& m) { return m.to == victim || m.from == victim; });
+    auto fresh = std::make_unique<FakeNode>(layout_, victim, old.incarnation() + 1, &stats_);
+    fresh->clock = old.clock;
+    fresh->overhead = old.overhead;
+    fresh->ckpt_bytes = old.ckpt_bytes;
+    fresh->periods = old.periods;
+    fresh->workload = old.workload;
+    fresh->seed = old.seed;
+    fresh->app = fresh->fresh_app();
+    fresh->line = old.line;
+    fresh->saved = old.saved; // stable storage
+    nodes_[victim] = std::move(fresh);
+    agents_[victim] = module_->make_agent(victim, false);
+    saves_seen_[victim] = 0;
+    loads_seen_[victim] = 0;
+    down_.insert(victim);
+  }
   for (NodeId e = 0; e < endpoints(); e++)
-    if (e != victim) agents_[e]->on_failure_detected(*nodes_[e], notice);
+    if (!notice.struck(e)) agents_[e]->on_failure_detected(*nodes_[e], notice);
   return notice;
 }
 
 void FakeFederation::restart(const FailureNotice& notice) {
-  down_.erase(notice.victim);
+  for (NodeId v : notice.victims) down_.erase(v);
   FailureNotice own = notice;
   own.latest = notice.id;
-  agents_[notice.victim]->on_restart(*nodes_[notice.victim], own);
+  for (NodeId v : notice.victims) agents_[v]->on_restart(*nodes_[v], own);
 }
 
 void FakeFederation::node_back(const FailureNotice& notice) {

@@ -81,6 +81,7 @@ class FakeNode : public NodeContext {
   std::vector<Restore> restores;
   std::vector<FailureId> reported; // recovered(id)
   int restarts_completed = 0;
+  std::vector<std::string> lost;             // unrecoverable(): what the agent said was lost
   std::function<void()> on_restart_complete; // what the engine would read at that moment
   bool paused = false;
   bool stopped = false;
@@ -131,6 +132,7 @@ class FakeNode : public NodeContext {
   void discard_checkpoint(std::uint64_t number) override;
   double checkpoint_bytes() const override { return ckpt_bytes; }
   double restart_overhead() const override { return overhead; }
+  void unrecoverable(const std::string& what) override { lost.push_back(what); }
   void restart_complete() override {
     restarts_completed++;
     if (on_restart_complete) on_restart_complete();
@@ -214,10 +216,13 @@ class FakeFederation {
    *  those to it are lost; a fresh agent on a fresh node (next incarnation, the workload's
    *  initial state) waits for restart(); every other endpoint gets the failure notice (detection
    *  is immediate). Stable storage survives: the fresh node keeps the checkpoints saved. */
-  FailureNotice fail(NodeId victim, FailureId id);
-  /** @brief The victim of @p notice restarts: Agent::on_restart on its fresh agent. */
+  FailureNotice fail(NodeId victim, FailureId id) { return fail(std::vector<NodeId>{victim}, id); }
+  /** @brief Nodes @p victims fail at once, one failure event (a rack, a cluster): the same for
+   *  each, and only the endpoints that are not victims get the notice. */
+  FailureNotice fail(const std::vector<NodeId>& victims, FailureId id);
+  /** @brief The victims of @p notice restart: Agent::on_restart on each fresh agent. */
   void restart(const FailureNotice& notice);
-  /** @brief The victim of @p notice is running again: Agent::on_node_back on every endpoint. */
+  /** @brief The victims of @p notice are running again: Agent::on_node_back on every endpoint. */
   void node_back(const FailureNotice& notice);
 
  private:

@@ -91,7 +91,7 @@ TEST_F(CoordinatedWave, AFailureDuringTheWaveAbortsItAndRollsBackToTheInitialSta
   // last committed wave (none: the initial state) and discard the aborted wave's checkpoint.
   FailureNotice notice;
   notice.id = 1;
-  notice.victim = 1;
+  notice.victims = {1};
   notice.date = 100;
   fed.agent(kCoordinator).on_failure_detected(fed.node(kCoordinator), notice);
   for (NodeId p : {0, 2, 3}) fed.agent(p).on_failure_detected(fed.node(p), notice);

@@ -25,7 +25,7 @@ class CckGatherTest : public cck_test::CckPartsTest {
     return cck::own_task_states(workload, p, *fed.node(p).fresh_app(), fed.node(p).app_state());
   }
   std::shared_ptr<const cck::GatherBody> survivor(NodeId p) {
-    return cck::survivor_gather(workload.graph(), p, 1, 1, states_of(p), {});
+    return cck::survivor_gather(workload.graph(), p, 1, {1}, states_of(p), {});
   }
   /** P1 restarted: nothing of its graph ran since the line. */
   std::shared_ptr<const cck::GatherBody> restarted() {
@@ -53,23 +53,23 @@ TEST_F(CckGatherTest, TheFailedProcessGetsItsGatherOnlyOnceItIsBack) {
   cck::Gather gather;
   auto& ctx = fed.node(0);
   gather.begin();
-  gather.send(ctx, survivor(0), 1);
+  gather.send(ctx, survivor(0), {1});
   EXPECT_EQ(ctx.control_names(), std::vector<std::string>{"GATHER"});
   EXPECT_EQ(destinations(ctx), std::vector<NodeId>{2});
   EXPECT_TRUE(gather.owed_to_failed());
-  gather.failed_back(ctx, 1);
-  gather.failed_back(ctx, 1); // owed once
+  gather.failed_back(ctx, {1});
+  gather.failed_back(ctx, {1}); // owed once
   EXPECT_EQ(destinations(ctx), (std::vector<NodeId>{2, 1}));
   EXPECT_FALSE(gather.owed_to_failed());
-  gather.send(ctx, survivor(0), 1); // back already: at once
+  gather.send(ctx, survivor(0), {1}); // back already: at once
   EXPECT_EQ(destinations(ctx), (std::vector<NodeId>{2, 1, 2, 1}));
   gather.begin(); // the next restart: not back yet
-  gather.send(ctx, survivor(0), 1);
+  gather.send(ctx, survivor(0), {1});
   EXPECT_EQ(destinations(ctx), (std::vector<NodeId>{2, 1, 2, 1, 2}));
   EXPECT_TRUE(gather.owed_to_failed());
   auto& restarted_ctx = fed.node(1);
   cck::Gather own;
-  own.send(restarted_ctx, restarted(), 1); // the restarted process itself: to every other one
+  own.send(restarted_ctx, restarted(), {1}); // the restarted process itself: to every other one
   EXPECT_EQ(destinations(restarted_ctx), (std::vector<NodeId>{0, 2}));
   EXPECT_FALSE(own.owed_to_failed());
 }
@@ -105,7 +105,7 @@ TEST_F(CckGatherTest, ASurvivorResendsOnlyWhatCTotalNeedsAndCountsWhatAGlobalRes
   const auto line = ctx.fresh_app();
   cck::plan_restart_part(
       ctx, workload,
-      {.epoch = 1, .failed = 1, .reuse = false, .checkpoint = &*line, .own = own.get(), .others = &others}, replay);
+      {.epoch = 1, .failed = {1}, .reuse = false, .checkpoint = &*line, .own = own.get(), .others = &others}, replay);
   // T^0: the send of cell 1 to P1 (its value is an input: nothing before it to redo).
   ASSERT_EQ(ctx.restores.size(), 1u);
   EXPECT_EQ(ctx.restores[0].reason, "cck partial restart: 1 tasks to re-execute (failure 1)");
@@ -137,7 +137,7 @@ TEST_F(CckGatherTest, TheFailedProcessPromisesWhatTheOthersReceivedAndWithholdsI
   const auto line = ctx.fresh_app();
   cck::plan_restart_part(
       ctx, workload,
-      {.epoch = 1, .failed = 1, .reuse = false, .checkpoint = &*line, .own = own.get(), .others = &others}, replay);
+      {.epoch = 1, .failed = {1}, .reuse = false, .checkpoint = &*line, .own = own.get(), .others = &others}, replay);
   EXPECT_EQ(ctx.promises, (std::vector<std::pair<NodeId, std::uint64_t>>{{0, tag(2, 0)}, {2, tag(3, 2)}}));
   EXPECT_EQ(replay.withheld(), 2u); // C_total holds neither
   EXPECT_TRUE(ctx.restores.empty());

@@ -26,7 +26,7 @@ TEST_F(CckPartsTest, AMessageOfADeadIncarnationIsDropped) {
   cck::Parts p(workload, cck_test::kCoordinator, false);
   auto& ctx = fed.node(1);
   p.checkpoints.start(ctx);
-  p.lives.failure(2, 0); // P0 died in failure 2
+  p.lives.failure(2, {0}); // P0 died in failure 2
   auto [old, old_pb] = message(tag(1, 1), 0, 0);
   p.mailbox.receive(ctx, old, old_pb);
   EXPECT_TRUE(ctx.delivered.empty());

@@ -72,7 +72,7 @@ class CckPartsTest : public ::testing::Test {
 inline FailureNotice notice(FailureId id, NodeId victim) {
   FailureNotice n;
   n.id = id;
-  n.victim = victim;
+  n.victims = {victim};
   return n;
 }
 

@@ -12,7 +12,7 @@ TEST(CckLives, AFailureVoidsTheVictimsOlderLivesOnly) {
   cck::Lives lives;
   EXPECT_EQ(lives.epoch(), 0u);
   EXPECT_FALSE(lives.stale(1, 0));
-  lives.failure(3, 1);
+  lives.failure(3, {1});
   EXPECT_EQ(lives.epoch(), 3u);
   EXPECT_EQ(lives.life(), 0u);
   EXPECT_TRUE(lives.stale(1, 0));  // sent before failure 3

@@ -14,9 +14,9 @@ using cck_test::kCoordinator;
 using State = cck::Restart::State;
 
 const cck::WaveBody& cck_restart_msg(Msg m, std::uint64_t wave, FailureId epoch, std::uint64_t committed = 0,
-                                     int count = 0) {
+                                     std::vector<NodeId> victims = {}) {
   static std::vector<ControlMessage> kept; // the bodies outlive the call
-  kept.push_back(cck::control(m, wave, epoch, committed, count));
+  kept.push_back(cck::control(m, wave, epoch, committed, std::move(victims)));
   return cck::wave_body(kept.back());
 }
 
@@ -28,7 +28,7 @@ class CckRestartTest : public cck_test::CckPartsTest {
     const auto line = fed.node(p).fresh_app();
     if (p == 1) return cck::restarted_gather(workload.graph(), 1, 1, cck::own_task_states(workload, 1, *line, *line));
     const auto states = cck::own_task_states(workload, p, *line, fed.node(p).app_state());
-    return cck::survivor_gather(workload.graph(), p, 1, 1, states, {});
+    return cck::survivor_gather(workload.graph(), p, 1, {1}, states, {});
   }
 };
 
@@ -48,7 +48,7 @@ TEST_F(CckRestartTest, ASurvivorFlushesWithTheProcessesItExpectsDataFromButTheFa
   EXPECT_EQ(p.restart.stop_pinged(), std::vector<NodeId>{0});
   EXPECT_EQ(ctx.control_names(), (std::vector<std::string>{"STOP_PING", "STOP_PONG"}));
   EXPECT_EQ(destinations(ctx), (std::vector<NodeId>{0, 0}));
-  p.restart.on_recover(ctx, cck_restart_msg(Msg::Recover, 0, 1, 0, 2));
+  p.restart.on_recover(ctx, cck_restart_msg(Msg::Recover, 0, 1, 0, {2}));
   EXPECT_EQ(p.restart.line(), std::optional<std::uint64_t>{0});
   EXPECT_EQ(ctx.controls.size(), 2u); // its STOP_PONG is still to come
   p.restart.on_stop_pong(ctx, cck_restart_msg(Msg::StopPong, 0, 1));
@@ -57,7 +57,7 @@ TEST_F(CckRestartTest, ASurvivorFlushesWithTheProcessesItExpectsDataFromButTheFa
   EXPECT_EQ(ctx.controls.back().to, 0);                                 // P2 gets its GATHER once back
   p.restart.on_stop_ping(ctx, 0, cck_restart_msg(Msg::StopPing, 0, 1)); // flushed: answered at once
   EXPECT_EQ(ctx.controls.back().msg.type, "STOP_PONG");
-  p.restart.on_node_back(ctx, cck_test::notice(1, 0)); // not the failed process
+  p.restart.on_node_back(ctx, cck_test::notice(0, 2)); // an older failure's
   EXPECT_EQ(ctx.controls.size(), 4u);
   p.restart.on_node_back(ctx, cck_test::notice(1, 2));
   EXPECT_EQ(ctx.controls.back().msg.type, "GATHER");
@@ -76,7 +76,7 @@ TEST_F(CckRestartTest, ASurvivorPlansRestartsAndEndsOnceItHasResentWhatItOwes) {
   EXPECT_TRUE(p.restart.stop_pinged().empty());
   EXPECT_EQ(p.restart.line(), std::nullopt);
   EXPECT_TRUE(ctx.controls.empty()); // the line first
-  p.restart.on_recover(ctx, cck_restart_msg(Msg::Recover, 0, 1, 0, 1));
+  p.restart.on_recover(ctx, cck_restart_msg(Msg::Recover, 0, 1, 0, {1}));
   EXPECT_EQ(p.restart.state(), State::Gathering);
   EXPECT_EQ(destinations(ctx), std::vector<NodeId>{2});
   p.restart.on_node_back(ctx, notice);
@@ -115,12 +115,12 @@ TEST_F(CckRestartTest, TheFailedProcessReloadsPaysItsOverheadGathersAndKeepsItsP
   cck::Parts p(workload, kCoordinator, false);
   p.restart.on_restart(ctx, cck_test::notice(1, 1));
   EXPECT_EQ(p.restart.state(), State::Loading);
-  EXPECT_EQ(p.restart.failed(), 1);
+  EXPECT_EQ(p.restart.failed(), (std::vector<NodeId>{1}));
   EXPECT_EQ(p.lives.life(), 1u);
   EXPECT_EQ(ctx.control_names(), std::vector<std::string>{"RESTARTED"});
   EXPECT_EQ(ctx.controls[0].to, kCoordinator);
   // Line 2; wave 3 was aborted (its copy died with the process: nothing to discard).
-  p.restart.on_recover(ctx, cck_restart_msg(Msg::Recover, 2, 1, 3, 1));
+  p.restart.on_recover(ctx, cck_restart_msg(Msg::Recover, 2, 1, 3, {1}));
   EXPECT_EQ(ctx.loads, std::vector<std::uint64_t>{2});
   EXPECT_TRUE(ctx.discards.empty());
   Snapshot line;

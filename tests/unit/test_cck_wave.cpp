@@ -74,7 +74,7 @@ TEST_F(CckPartsTest, AWaveMessageOfAnotherExecutionIsIgnored) {
   cck::Parts p(workload, kCoordinator, false);
   auto& ctx = fed.node(1);
   p.checkpoints.start(ctx);
-  p.lives.failure(1, 0);
+  p.lives.failure(1, {0});
   p.wave.on_init(ctx, cck_wave_msg(Msg::Init, 1, 0)); // before failure 1
   p.wave.on_ping(ctx, 2, cck_wave_msg(Msg::Ping, 1, 0));
   EXPECT_TRUE(p.wave.idle());

@@ -151,3 +151,28 @@ TEST(FailureSources, UnknownNodeInTraceIsAnInputError) {
     EXPECT_EQ(e.problem(), "no node \"c9-0\" in the federation (host name or index below 4)");
   }
 }
+
+TEST(FailureSources, ATraceLineListingSeveralNodesIsOneFailureOfAllOfThem) {
+  Topology t =
+      topo(4, 10, "trace", TraceSettings{{{5, "c0-3,c0-1,0", "trace.txt: line 1"}, {7, "2", "trace.txt: line 2"}}});
+  FederationLayout layout(t);
+  auto p = source(t, layout, 1);
+  auto a = p->next();
+  EXPECT_EQ(a->date, 5);
+  EXPECT_EQ(a->victims, (std::vector<NodeId>{0, 1, 3})); // increasing order
+  EXPECT_EQ(p->next()->victims, std::vector<NodeId>{2});
+  const auto problem = [&](const std::string& nodes) {
+    Topology bad = topo(4, 10, "trace", TraceSettings{{{5, nodes, "trace.txt: line 4"}}});
+    FederationLayout l(bad);
+    try {
+      source(bad, l, 1);
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.path(), "line 4");
+      return e.problem();
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(problem("c0-1,c0-1"), "node \"c0-1\" is listed twice in one failure");
+  EXPECT_EQ(problem("c0-1,"), "no node \"\" in the federation (host name or index below 4)");
+  EXPECT_EQ(problem("c0-1,c7-7"), "no node \"c7-7\" in the federation (host name or index below 4)");
+}

@@ -12,7 +12,7 @@ namespace {
 using hc3i::Ddv;
 using hc3i_test::body_of;
 using hc3i_test::Parts;
-using hc3i_test::sent_body;
+using hc3i_test::sent_hc3i_body;
 
 class Hc3iAlerts : public ::testing::Test {
  protected:
@@ -42,7 +42,7 @@ TEST_F(Hc3iAlerts, AnAlertTheClusterDependsOnRollsItBackAndIsPassedOn) {
   // c0 rolled back to CLC 2: c1 delivered from c0's interval 2 (DDV_c1[c0] = 2), back to CLC 2.
   p->alerts.on_alert(ctx, body_of({{"cluster", 0}, {"sn", 2}, {"epoch", 1}}));
   EXPECT_EQ(ctx.control_names(), (std::vector<std::string>{"ALERT_BCAST", "ALERT", "ALERT"}));
-  const auto& bcast = sent_body(ctx, 0);
+  const auto& bcast = sent_hc3i_body(ctx, 0);
   EXPECT_EQ(ctx.controls[0].to, 3);
   EXPECT_EQ(bcast.get("rollback"), 1u);
   EXPECT_EQ(bcast.get("target"), 2u);
@@ -50,9 +50,9 @@ TEST_F(Hc3iAlerts, AnAlertTheClusterDependsOnRollsItBackAndIsPassedOn) {
   // Its own alert (c1, 2) to the leaders of c0 and c2, in its new epoch.
   EXPECT_EQ(ctx.controls[1].to, 0);
   EXPECT_EQ(ctx.controls[2].to, 4);
-  EXPECT_EQ(sent_body(ctx, 1).get("cluster"), 1u);
-  EXPECT_EQ(sent_body(ctx, 1).get("sn"), 2u);
-  EXPECT_EQ(sent_body(ctx, 1).get("epoch"), 1u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 1).get("cluster"), 1u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 1).get("sn"), 2u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 1).get("epoch"), 1u);
   EXPECT_EQ(ctx.loads, std::vector<std::uint64_t>{2});
   EXPECT_EQ(p->deps.epoch(), 1u);
   EXPECT_EQ(p->deps.known_epoch(0), 1u);
@@ -68,8 +68,8 @@ TEST_F(Hc3iAlerts, AnAlertTheClusterDoesNotDependOnOnlyReSends) {
   log_to(*p, ctx, 0, 8, 1); // to c0: not concerned
   p->alerts.on_alert(ctx, body_of({{"cluster", 2}, {"sn", 1}, {"epoch", 1}}));
   EXPECT_EQ(ctx.control_names(), std::vector<std::string>{"ALERT_BCAST"});
-  EXPECT_EQ(sent_body(ctx, 0).get("rollback"), 0u);
-  EXPECT_EQ(sent_body(ctx, 0).get("new_epoch"), 0u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("rollback"), 0u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("new_epoch"), 0u);
   EXPECT_TRUE(ctx.loads.empty());
   ASSERT_EQ(ctx.app_resent.size(), 1u);
   EXPECT_EQ(ctx.app_resent[0].first.seq, 7u);

@@ -12,7 +12,7 @@ namespace {
 using hc3i::Ddv;
 using hc3i_test::body_of;
 using hc3i_test::Parts;
-using hc3i_test::sent_body;
+using hc3i_test::sent_hc3i_body;
 
 class Hc3iClc : public ::testing::Test {
  protected:
@@ -36,17 +36,17 @@ TEST_F(Hc3iClc, TheLeaderRunsTheInitialClcInThreeRoundsAndCommitsIt) {
   EXPECT_TRUE(p.participant.active()); // the leader takes part: its READY is a local call
   EXPECT_TRUE(ctx.paused);
   EXPECT_EQ(ctx.control_names(), (std::vector<std::string>{"CLC_REQ", "CLC_REQ"}));
-  EXPECT_EQ(sent_body(ctx, 0).get("number"), 1u);
-  EXPECT_EQ(sent_body(ctx, 0).ddv, (Ddv{1, 0}));
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("number"), 1u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).ddv, (Ddv{1, 0}));
   EXPECT_EQ(ctx.events, std::vector<std::string>{"ckpt_begin"});
   p.leader.on_ready(ctx, 1, ready(1, {{2, 3}})); // node 1 sent 3 messages to node 2
   EXPECT_EQ(ctx.controls.size(), 2u);            // 2 of 3 READY
   p.leader.on_ready(ctx, 2, ready(1, {{0, 1}}));
   // CLC_SAVE to each node, the leader's own a local call: it expects 1 message from node 2.
   EXPECT_EQ(ctx.control_names(), (std::vector<std::string>{"CLC_REQ", "CLC_REQ", "CLC_SAVE", "CLC_SAVE"}));
-  EXPECT_TRUE(sent_body(ctx, 2).counts.empty()); // node 1: nothing
-  EXPECT_EQ(sent_body(ctx, 3).counts.at(1), 3u); // node 2: 3 from node 1
-  EXPECT_TRUE(ctx.saves.empty());                // not before node 2's message
+  EXPECT_TRUE(sent_hc3i_body(ctx, 2).counts.empty()); // node 1: nothing
+  EXPECT_EQ(sent_hc3i_body(ctx, 3).counts.at(1), 3u); // node 2: 3 from node 1
+  EXPECT_TRUE(ctx.saves.empty());                     // not before node 2's message
   auto [m, pb] = hc3i_test::message(2, 0, 7);
   p.mailbox.on_app_receive(ctx, m, pb);
   EXPECT_EQ(ctx.saves, std::vector<std::uint64_t>{1});
@@ -88,7 +88,7 @@ TEST_F(Hc3iClc, AParticipantSavesOnceItHasWhatItsPeersSentAndCommitsOnTheLeaders
   EXPECT_TRUE(ctx.paused);
   ASSERT_EQ(ctx.control_names(), std::vector<std::string>{"CLC_READY"});
   EXPECT_EQ(ctx.controls[0].to, 0);
-  EXPECT_TRUE(sent_body(ctx, 0).counts.empty());
+  EXPECT_TRUE(sent_hc3i_body(ctx, 0).counts.empty());
   hc3i::Body save = body_of({{"number", 1}});
   save.counts[1] = 2;
   p.participant.on_save(ctx, save);
@@ -118,8 +118,8 @@ TEST_F(Hc3iClc, AForceRequestStartsAForcedClcHoldingTheEntryAskedFor) {
   hc3i_test::commit_clc(p, 1, {1, 0});
   p.leader.on_force(ctx, body_of({{"cluster", 1}, {"sn", 2}}));
   ASSERT_TRUE(p.leader.active());
-  EXPECT_EQ(sent_body(ctx, 0).get("number"), 2u);
-  EXPECT_EQ(sent_body(ctx, 0).ddv, (Ddv{2, 2}));
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("number"), 2u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).ddv, (Ddv{2, 2}));
   // Asked again for an entry the CLC under way holds: nothing more. Asked for SN 3: one more
   // CLC, once this one commits.
   p.leader.on_force(ctx, body_of({{"cluster", 1}, {"sn", 2}}));
@@ -135,8 +135,8 @@ TEST_F(Hc3iClc, AForceRequestStartsAForcedClcHoldingTheEntryAskedFor) {
   // CLC 3 started at the commit, for SN 3.
   ASSERT_TRUE(p.leader.active());
   EXPECT_EQ(ctx.controls.back().msg.type, "CLC_REQ");
-  EXPECT_EQ(sent_body(ctx, ctx.controls.size() - 1).get("number"), 3u);
-  EXPECT_EQ(sent_body(ctx, ctx.controls.size() - 1).ddv, (Ddv{3, 3}));
+  EXPECT_EQ(sent_hc3i_body(ctx, ctx.controls.size() - 1).get("number"), 3u);
+  EXPECT_EQ(sent_hc3i_body(ctx, ctx.controls.size() - 1).ddv, (Ddv{3, 3}));
 }
 
 TEST_F(Hc3iClc, TheTimerStartsAnUnforcedClc) {
@@ -150,7 +150,7 @@ TEST_F(Hc3iClc, TheTimerStartsAnUnforcedClc) {
   EXPECT_FALSE(p.leader.active()); // nothing due
   p.leader.on_timer(ctx);
   ASSERT_TRUE(p.leader.active());
-  EXPECT_EQ(sent_body(ctx, 0).ddv, (Ddv{2, 0}));
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).ddv, (Ddv{2, 0}));
   EXPECT_EQ(ctx.timer(hc3i::kClcTimer.id()), -1); // cancelled until the commit
   Parts member(fed.layout(), 1);
   member.leader.on_timer(fed.node(1)); // not a leader: starts nothing

@@ -26,8 +26,18 @@ TEST_F(Hc3iDependencies, MembershipNamesTheLeadersAndTheRecoveryLeader) {
   EXPECT_EQ(p.place.leader(), 3);
   EXPECT_FALSE(p.place.is_leader());
   EXPECT_EQ(p.place.leader_of(2), 6);
-  EXPECT_EQ(p.place.recovery_leader(4), 3); // the leader, unless it is the victim
-  EXPECT_EQ(p.place.recovery_leader(3), 4);
+  // The cluster's lowest member the failure did not strike: the leader, unless it is a victim.
+  const auto struck = [](std::vector<NodeId> victims) {
+    FailureNotice n;
+    n.victims = std::move(victims);
+    return n;
+  };
+  EXPECT_EQ(p.place.recovery_leader(struck({4})), 3);
+  EXPECT_EQ(p.place.recovery_leader(struck({3})), 4);
+  EXPECT_EQ(p.place.recovery_leader(struck({3, 4})), 5);               // a rack with the leader
+  EXPECT_EQ(p.place.recovery_leader(struck({0, 1, 2})), 3);            // another cluster's outage
+  EXPECT_EQ(p.place.recovery_leader(struck({3, 4, 5})), std::nullopt); // the whole cluster
+  EXPECT_EQ(p.place.victims_here(struck({1, 3, 5, 7})), (std::vector<NodeId>{3, 5}));
   p.place.broadcast(fed.node(4), hc3i::Msg::AlertBcast, std::make_shared<hc3i::Body>(), 4);
   ASSERT_EQ(fed.node(4).controls.size(), 2u);
   EXPECT_EQ(fed.node(4).controls[0].to, 3);

@@ -65,8 +65,8 @@ TEST_F(Hc3iGarbageCollector, ARoundAsksEveryOtherLeaderAndCollectsTheWorstSns) {
             (std::vector<std::string>{"GC_REQ", "GC_REQ", "GC_APPLY", "GC_COLLECT", "GC_COLLECT"}));
   EXPECT_EQ(ctx.controls[2].to, 1);
   EXPECT_EQ(ctx.controls[3].to, 2);
-  EXPECT_EQ(hc3i_test::sent_body(ctx, 3).ddv, (Ddv{3, 2, 1}));
-  EXPECT_EQ(hc3i_test::sent_body(ctx, 3).epochs, (std::vector<std::uint64_t>{0, 0, 0}));
+  EXPECT_EQ(hc3i_test::sent_hc3i_body(ctx, 3).ddv, (Ddv{3, 2, 1}));
+  EXPECT_EQ(hc3i_test::sent_hc3i_body(ctx, 3).epochs, (std::vector<std::uint64_t>{0, 0, 0}));
   // The collector applies it: its CLCs below 3 go.
   EXPECT_EQ(ctx.discards, (std::vector<std::uint64_t>{1, 2}));
   EXPECT_EQ(p.deps.last_clc(), 3u);
@@ -115,7 +115,7 @@ TEST_F(Hc3iGarbageCollector, ALeaderAnswersWithItsClcsAndTheEpochsItKnows) {
   leader.gc.on_req(fed.node(2), 0, hc3i_test::body_of({{"round", 7}}));
   ASSERT_EQ(fed.node(2).controls.size(), 1u);
   EXPECT_EQ(fed.node(2).controls[0].to, 0);
-  const auto& r = hc3i_test::sent_body(fed.node(2), 0);
+  const auto& r = hc3i_test::sent_hc3i_body(fed.node(2), 0);
   EXPECT_EQ(r.get("round"), 7u);
   EXPECT_EQ(r.get("failure"), 4u);
   EXPECT_EQ(r.get("epoch"), 0u);

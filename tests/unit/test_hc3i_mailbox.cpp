@@ -11,7 +11,7 @@ namespace {
 using hc3i::Ddv;
 using hc3i_test::message;
 using hc3i_test::Parts;
-using hc3i_test::sent_body;
+using hc3i_test::sent_hc3i_body;
 
 class Hc3iMailbox : public ::testing::Test {
  protected:
@@ -70,8 +70,8 @@ TEST_F(Hc3iMailbox, AMessageWhoseSnExceedsTheDdvEntryWaitsForAForcedClc) {
   // One request to the leader for c0's SN 1, however many messages need it.
   ASSERT_EQ(ctx.control_names(), std::vector<std::string>{"CLC_FORCE"});
   EXPECT_EQ(ctx.controls[0].to, 3);
-  EXPECT_EQ(sent_body(ctx, 0).get("cluster"), 0u);
-  EXPECT_EQ(sent_body(ctx, 0).get("sn"), 1u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("cluster"), 0u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("sn"), 1u);
   EXPECT_EQ(ctx.events, std::vector<std::string>{"clc_forced"});
   EXPECT_FALSE(p.mailbox.empty());
   EXPECT_EQ(p.mailbox.pending(), fed.layout().host_name(4) + ": 2 inter-cluster message(s) held");
@@ -82,8 +82,8 @@ TEST_F(Hc3iMailbox, AMessageWhoseSnExceedsTheDdvEntryWaitsForAForcedClc) {
   EXPECT_EQ(delivered(), (std::vector<std::uint64_t>{10, 11}));
   EXPECT_EQ(ctx.control_names(), (std::vector<std::string>{"CLC_FORCE", "LOG_ACK", "LOG_ACK"}));
   EXPECT_EQ(ctx.controls[1].to, 0);
-  EXPECT_EQ(sent_body(ctx, 1).get("sn"), 2u);
-  EXPECT_EQ(sent_body(ctx, 1).get("seq"), 10u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 1).get("sn"), 2u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 1).get("seq"), 10u);
   EXPECT_TRUE(p.mailbox.empty());
 }
 
@@ -95,7 +95,7 @@ TEST_F(Hc3iMailbox, AtTheLeaderTheForcedClcStartsAtOnce) {
   leader.mailbox.on_app_receive(lctx, m, pb);
   EXPECT_TRUE(leader.leader.active());
   EXPECT_EQ(lctx.control_names(), (std::vector<std::string>{"CLC_REQ", "CLC_REQ"}));
-  EXPECT_EQ(sent_body(lctx, 0).ddv, (Ddv{1, 2}));
+  EXPECT_EQ(sent_hc3i_body(lctx, 0).ddv, (Ddv{1, 2}));
 }
 
 TEST_F(Hc3iMailbox, ReSentDuplicatesAreAcknowledgedAgainAndDropped) {
@@ -104,8 +104,8 @@ TEST_F(Hc3iMailbox, ReSentDuplicatesAreAcknowledgedAgainAndDropped) {
   receive(10, 1, 0, 0, 0); // the same channel index, re-sent (its sender lost the acknowledgement)
   EXPECT_EQ(delivered(), std::vector<std::uint64_t>{10});
   EXPECT_EQ(ctx.control_names(), (std::vector<std::string>{"LOG_ACK", "LOG_ACK"}));
-  EXPECT_EQ(sent_body(ctx, 1).get("seq"), 10u);
-  EXPECT_EQ(sent_body(ctx, 1).get("sn"), 2u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 1).get("seq"), 10u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 1).get("sn"), 2u);
   EXPECT_EQ(fed.stats().get("hc3i.duplicates_dropped"), 1);
 }
 

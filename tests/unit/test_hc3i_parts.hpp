@@ -56,7 +56,7 @@ inline hc3i::Body body_of(std::initializer_list<std::pair<const std::string, std
 }
 
 /** @brief The body of the @p i-th control message @p node sent. */
-inline const hc3i::Body& sent_body(const test_support::FakeNode& node, std::size_t i) {
+inline const hc3i::Body& sent_hc3i_body(const test_support::FakeNode& node, std::size_t i) {
   return hc3i::body(node.controls.at(i).msg);
 }
 

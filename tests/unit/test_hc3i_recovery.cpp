@@ -11,7 +11,7 @@ namespace {
 using hc3i::Ddv;
 using hc3i_test::body_of;
 using hc3i_test::Parts;
-using hc3i_test::sent_body;
+using hc3i_test::sent_hc3i_body;
 
 class Hc3iRecovery : public ::testing::Test {
  protected:
@@ -26,7 +26,7 @@ class Hc3iRecovery : public ::testing::Test {
   static FailureNotice failure(FailureId id, NodeId victim) {
     FailureNotice n;
     n.id = id;
-    n.victim = victim;
+    n.victims = {victim};
     return n;
   }
   test_support::FakeFederation fed;
@@ -41,9 +41,9 @@ TEST_F(Hc3iRecovery, TheRecoveryLeaderOrdersItsClusterBackAndAlertsOnceTheVictim
   // ROLLBACK to CLC 2 to the survivors but itself (the victim gets its own once restarted).
   ASSERT_EQ(ctx.control_names(), std::vector<std::string>{"ROLLBACK"});
   EXPECT_EQ(ctx.controls[0].to, 2);
-  EXPECT_EQ(sent_body(ctx, 0).get("sn"), 2u);
-  EXPECT_EQ(sent_body(ctx, 0).get("epoch"), 1u);
-  EXPECT_EQ(sent_body(ctx, 0).get("failure"), 1u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("sn"), 2u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("epoch"), 1u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("failure"), 1u);
   EXPECT_EQ(ctx.loads, std::vector<std::uint64_t>{2});
   EXPECT_EQ(p->deps.epoch(), 1u);
   EXPECT_TRUE(ctx.paused);
@@ -54,7 +54,7 @@ TEST_F(Hc3iRecovery, TheRecoveryLeaderOrdersItsClusterBackAndAlertsOnceTheVictim
   p->recovery.on_restarted(ctx, 1, 1);
   ASSERT_EQ(ctx.controls.size(), 2u);
   EXPECT_EQ(ctx.controls[1].to, 1);
-  const auto& order = sent_body(ctx, 1);
+  const auto& order = sent_hc3i_body(ctx, 1);
   EXPECT_EQ(order.get("sn"), 2u);
   EXPECT_EQ(order.get("latest"), 1u);
   EXPECT_EQ(order.clcs.size(), 2u);
@@ -66,8 +66,8 @@ TEST_F(Hc3iRecovery, TheRecoveryLeaderOrdersItsClusterBackAndAlertsOnceTheVictim
   EXPECT_EQ(ctx.replications, (std::vector<std::uint64_t>{1, 2}));
   EXPECT_EQ(ctx.control_names(), (std::vector<std::string>{"ROLLBACK", "ROLLBACK", "ALERT"}));
   EXPECT_EQ(ctx.controls[2].to, 3);
-  EXPECT_EQ(sent_body(ctx, 2).get("sn"), 2u);
-  EXPECT_EQ(sent_body(ctx, 2).get("epoch"), 1u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 2).get("sn"), 2u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 2).get("epoch"), 1u);
   EXPECT_FALSE(ctx.paused);
   EXPECT_FALSE(p->recovery.recovering());
   EXPECT_EQ(ctx.timer(hc3i::kClcTimer.id()), 100);
@@ -148,7 +148,7 @@ TEST_F(Hc3iRecovery, ARestartedNodeAsksForItsOrderReloadsThenPaysItsOverhead) {
   EXPECT_TRUE(ctx.paused);
   ASSERT_EQ(ctx.control_names(), std::vector<std::string>{"RESTARTED"});
   EXPECT_EQ(ctx.controls[0].to, 0);
-  EXPECT_EQ(sent_body(ctx, 0).get("failure"), 1u);
+  EXPECT_EQ(sent_hc3i_body(ctx, 0).get("failure"), 1u);
   hc3i::Body order = body_of({{"sn", 2}, {"epoch", 1}, {"failure", 1}, {"latest", 1}});
   order.clcs = {hc3i::StoredClc{1, Ddv{1, 0}}, hc3i::StoredClc{2, Ddv{2, 0}}};
   order.rollbacks = {{}, {}};

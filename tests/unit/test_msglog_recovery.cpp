@@ -26,7 +26,7 @@ class MsglogRecovery : public ::testing::Test {
     node.clock = 2;
     node.overhead = 0.5;
     own.id = 4;
-    own.victim = 1;
+    own.victims = {1};
     own.date = 1;
   }
   test_support::FakeFederation fed;

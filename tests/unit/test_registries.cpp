@@ -294,7 +294,7 @@ TEST(Listing, FailureSourcesAndTimers) {
       "failure striking one node drawn uniformly\n"
       "                   shape  the Weibull shape k (> 0; k < 1: failures come in bursts); default 1\n"
       "  trace          the failures of a file, replayed: one \"<date> <node>\" per line (a host name or a global "
-      "node index), '#' starts a comment\n"
+      "node index; \"<date> <node>,<node>,...\" strikes them all at once, one failure), '#' starts a comment\n"
       "                   trace  the failure trace file, relative to the topology file; required with the "
       "source\n"
       "  lanl           the failures of one system of the LANL failure log (LA-UR-05-7318, CSV as published), "

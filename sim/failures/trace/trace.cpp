@@ -27,7 +27,9 @@ std::vector<FailureEvent> load_failure_trace(const std::string& path) {
     if (!(ss >> date_text)) continue;
     std::string where = fmt::format("line {}", lineno);
     if (!(ss >> node) || (ss >> extra))
-      throw InputError(path, where, "expected \"<date> <node>\" (a date and a host name or node index)");
+      throw InputError(path, where,
+                       "expected \"<date> <node>\" (a date and a host name or node index, or several joined by "
+                       "commas for one failure of all of them)");
     std::string why;
     auto date = units::parse(date_text, units::Kind::Duration, &why);
     if (!date || *date < 0 || std::isinf(*date))
@@ -58,7 +60,7 @@ std::any read_trace(ObjectReader& r, bool chosen, const std::string& base_dir) {
 const FailureSourceRegistration trace_source{{
     .name = "trace",
     .description = "the failures of a file, replayed: one \"<date> <node>\" per line (a host name or a global node "
-                   "index), '#' starts a comment",
+                   "index; \"<date> <node>,<node>,...\" strikes them all at once, one failure), '#' starts a comment",
     .rank = 2,
     .fields = {{"trace", "the failure trace file, relative to the topology file; required with the source"}},
     .read = read_trace,
