@@ -90,6 +90,13 @@ void Run::strike(const std::vector<NodeId>& victims, double repair, bool work_re
   failures_.recoveries.strike(victims, now, reporters);
   update_engine_waiting();
   update_held();
+  // When this strike leaves no endpoint running (every node at once, no service), nothing but
+  // daemons would be alive once the hosts are off, and SimGrid would end the simulation at the
+  // next simcall of this (daemon) failure injector, before the detection and the restart below
+  // exist: a non-daemon guard holds it until they do.
+  sg4::ActorPtr guard;
+  if (std::none_of(endpoints_.up.begin(), endpoints_.up.end(), [](auto up) { return bool(up); }))
+    guard = sg4::Actor::create("strike-guard", platform_.controller, [] { sg4::this_actor::suspend(); });
   for (NodeId victim : victims) {
     wire_.purge(victim);
     storage_.store().holder_failed(victim); // its memory is gone: its own copies and those it held for others
@@ -116,6 +123,7 @@ void Run::strike(const std::vector<NodeId>& victims, double repair, bool work_re
     sg4::this_actor::sleep_for(d);
     restart(id);
   });
+  if (guard) guard->kill();
   for (auto rid = failures_.recoveries.open_after(0); rid; rid = failures_.recoveries.open_after(*rid))
     if (*rid != id) maybe_finish_recovery(*rid);
 }

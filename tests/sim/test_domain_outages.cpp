@@ -223,6 +223,9 @@ TEST(ScriptedOutages, WhatIsLostWithTheVictimsEndsTheRunAsUnrecoverableNamingIt)
            {"msglog", "", "12 c1-0,c1-1,c1-2,c1-3\n"},
            {"independent", "", "12 c1-0,c1-1,c1-2,c1-3\n"},
            {"cck", "", "12 c1-0,c1-1,c1-2,c1-3\n"},
+           // The whole federation: with no service either, nothing but the engine's daemons runs.
+           {"none", "", "12 c0-0,c0-1,c0-2,c0-3,c1-0,c1-1,c1-2,c1-3\n"},
+           {"coordinated", "servers", "12 c0-0,c0-1,c0-2,c0-3,c1-0,c1-1,c1-2,c1-3\n"},
        }) {
     RunConfig c = scripted(protocol, "kept-" + protocol + storage + ".txt", lines, storage);
     auto r = run_in_child(c);
