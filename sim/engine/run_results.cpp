@@ -49,6 +49,9 @@ RunResult Run::collect(double wall_seconds) {
   res["failures"] = observe_.stats.get("failures");
   res["failures_ignored_node_down"] = observe_.stats.get("failures.ignored_down");
   res["failures_deferred"] = observe_.stats.get("failures.deferred");
+  // Failure events still held when the run ended (absent when none): more than a handful means
+  // they arrived faster than the recoveries ended, the model's overload.
+  if (!failures_.deferred.empty()) res["failures_deferred_at_end"] = failures_.deferred.size();
   res["lost_work"] = observe_.stats.get("lost_work");
   res["rollbacks"] = observe_.stats.get("rollbacks");
   res["storage_held_max_bytes"] = observe_.stats.get("storage.held_bytes_max");

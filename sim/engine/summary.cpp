@@ -26,8 +26,11 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
     out += fmt::format("  makespan           {}\n", units::format_duration(num(res, "makespan")));
   out += fmt::format("  failure-free time  {}\n", units::format_duration(num(res, "failure_free_time")));
   if (res["overhead_pct"].is_number()) out += fmt::format("  overhead           {:.2f} %\n", num(res, "overhead_pct"));
-  out += fmt::format("  failures           {:.0f} (ignored, node down: {:.0f}; deferred: {:.0f})\n",
-                     num(res, "failures"), num(res, "failures_ignored_node_down"), num(res, "failures_deferred"));
+  out += fmt::format("  failures           {:.0f} (ignored, node down: {:.0f}; deferred: {:.0f}{})\n",
+                     num(res, "failures"), num(res, "failures_ignored_node_down"), num(res, "failures_deferred"),
+                     res.contains("failures_deferred_at_end")
+                         ? fmt::format(", {:.0f} still deferred at the end", num(res, "failures_deferred_at_end"))
+                         : "");
   out += fmt::format("  rollbacks          {:.0f}, lost work {} (process-seconds), recovery time {}\n",
                      num(res, "rollbacks"), units::format_duration(num(res, "lost_work")),
                      units::format_duration(num(res, "recovery_time")));

@@ -89,6 +89,13 @@ TEST(Failures, OverlappingFailureDeferredStrikesWhenTheRecoveryEnds) {
   EXPECT_EQ(dates_of(trace, "failure_deferred"), std::vector<double>{4.2});
   EXPECT_EQ(dates_of(trace, "failure"), (std::vector<double>{3.0, 6.0}));
   EXPECT_EQ(r.document["run"]["overlapping_failures"], "deferred");
+  EXPECT_FALSE(res.contains("failures_deferred_at_end")); // released: none left
+  // Cut at 5, during the first recovery: the second failure is still held, and the results say so.
+  c.options.end_date = 5;
+  auto cut = run_in_child(c);
+  ASSERT_EQ(cut.exit_status, 0) << cut.error;
+  EXPECT_EQ(cut.document["results"]["status"], "stopped at the end date");
+  EXPECT_EQ(cut.document["results"]["failures_deferred_at_end"], 1);
 }
 
 TEST(Failures, FailureOfANodeAlreadyDownIsIgnored) {
