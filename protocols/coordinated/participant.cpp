@@ -122,6 +122,11 @@ void Participant::on_restart(NodeContext& ctx, const FailureNotice& own) {
   rollback_due_ = true;
   waiting_for_ = std::set<FailureId>(own.down.begin(), own.down.end());
   waiting_for_.insert(own.id);
+  // The other failures the detector knew of are back already (their "node back" went out before
+  // this incarnation existed): the coordinator's ROLLBACK for a newer one must not wait for it
+  // (a later failure repaired sooner than ours, as per-failure repair times allow).
+  for (FailureId f = 1; f <= own.latest; f++)
+    if (!waiting_for_.count(f)) back_.insert(f);
   ctx.send_control(coordinator_, restarted_control(own.id, own.victims));
 }
 
