@@ -8,6 +8,7 @@ inputs) differ from it: the line then says so.
 """
 import csv
 import io
+import math
 import os
 import subprocess
 
@@ -89,3 +90,23 @@ def input_files(root, folder, suffix=""):
     for kind in ("topology", "application", "timers"):
         out += ["--" + kind, os.path.relpath(os.path.join(folder, kind + suffix + ".json"), root)]
     return out
+
+
+# Two-sided 95 % quantiles of Student's t, df 1..30, beyond: interpolation in 1/df towards 1.960
+# (the same as the sweeps' points tables, sim/cli/sweep/aggregate.cpp, and plots/common.py).
+T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+       2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
+
+
+def mean_ci(values):
+    """(mean, 95 % half-width) of the values that are not None; (None, None) when there are none."""
+    v = [x for x in values if x is not None]
+    n = len(v)
+    if n == 0:
+        return None, None
+    m = sum(v) / n
+    if n == 1:
+        return m, 0.0
+    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1))
+    t = T95[n - 2] if n - 1 <= 30 else 1.960 + (2.042 - 1.960) * 30.0 / (n - 1)
+    return m, t * sd / math.sqrt(n)

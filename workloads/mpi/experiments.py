@@ -20,7 +20,6 @@ with '#' header lines saying how they were made, and prints the table. See workl
 import argparse
 import concurrent.futures
 import json
-import math
 import os
 import shlex
 import subprocess
@@ -31,7 +30,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, aligned, git_line, made_by, simulator, write_csv  # noqa: E402
+from results_file import add_simulator_options, aligned, git_line, made_by, mean_ci, simulator, write_csv  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "mpi")
 
 TRACES = ["jacobi2d", "cg", "master_worker"]
@@ -51,29 +50,6 @@ CHECKPOINT_SIZE = "50MB"
 # to restart a process.
 FAILURES = {"model": "exponential", "detection_delay": "1s", "downtime": "1min", "restart_overhead": "10s"}
 TIMERS = {"checkpoint_period": "5min", "gc_period": "30min"}
-
-# Two-sided 95 % quantiles of Student's t, df 1..30, beyond: interpolation in 1/df towards 1.960
-# (the same as the sweeps' points tables, sim/cli/sweep/aggregate.cpp, and plots/common.py).
-T95 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-       2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042]
-
-
-def rel(path):
-    return os.path.relpath(path, ROOT)
-
-
-def mean_ci(values):
-    """(mean, 95 % half-width) of the values that are not None; (None, None) when there are none."""
-    v = [x for x in values if x is not None]
-    n = len(v)
-    if n == 0:
-        return None, None
-    m = sum(v) / n
-    if n == 1:
-        return m, 0.0
-    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1))
-    t = T95[n - 2] if n - 1 <= 30 else 1.960 + (2.042 - 1.960) * 30.0 / (n - 1)
-    return m, t * sd / math.sqrt(n)
 
 
 def application(trace):
