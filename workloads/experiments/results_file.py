@@ -110,3 +110,12 @@ def mean_ci(values):
     sd = math.sqrt(sum((x - m) ** 2 for x in v) / (n - 1))
     t = T95[n - 2] if n - 1 <= 30 else 1.960 + (2.042 - 1.960) * 30.0 / (n - 1)
     return m, t * sd / math.sqrt(n)
+
+
+def mean_cell(v):
+    """A table cell of means: empty for None, 2 decimals below 100, 1 above."""
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return "%.2f" % v if abs(v) < 100 else "%.1f" % v
+    return str(v)

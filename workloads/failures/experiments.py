@@ -62,7 +62,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, aligned, git_line, made_by, mean_ci, simulator, write_csv  # noqa: E402
+from results_file import add_simulator_options, aligned, git_line, made_by, mean_cell, mean_ci, simulator, write_csv  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "failures")
 MPI = os.path.join(ROOT, "workloads", "mpi")
 WALL_LIMIT = 120  # seconds of wall time per run before the script stops
@@ -299,14 +299,6 @@ class Sim:
             return list(pool.map(self.one, points))
 
 
-def fmt(v):
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return "%.2f" % v if abs(v) < 100 else "%.1f" % v
-    return str(v)
-
-
 def events(res):
     """(failure events, by scope as 'node/rack/cluster') of a run: with correlated sources
     results.failure_events counts them; otherwise every failure is an event of one victim."""
@@ -462,18 +454,18 @@ def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall, example):
              "rolled_back_per_failure; not_completed_end_date_s: the mean date at which the other runs ended"]
     os.makedirs(RESULTS, exist_ok=True)
     path = os.path.join(RESULTS, "regimes.csv")
-    write_csv(path, lines + notes, header, rows, fmt)
+    write_csv(path, lines + notes, header, rows, mean_cell)
     runs_path = os.path.join(RESULTS, "regimes.runs.csv")
     runs_title = "# Failure regimes (issue 31 item 7), one row per run (seeds %d-%d); regimes.csv has their means" % (
         seeds[0], seeds[-1])
     write_csv(runs_path, [runs_title] + lines[1:] + notes, ["federation", "regime", "protocol", "storage", "seed"]
-              + RUN_COLUMNS, run_rows, fmt)
+              + RUN_COLUMNS, run_rows, mean_cell)
     short = ["federation", "regime", "protocol", "storage", "completed", "unrecoverable", "stuck", "overhead_pct",
              "overhead_pct_ci95", "failure_events", "failures", "failures_deferred", "lost_work_s",
              "rolled_back_per_failure"]
     idx = [header.index(c) for c in short]
     print(lines[0])
-    print(aligned(short, [[r[i] for i in idx] for r in rows], fmt))
+    print(aligned(short, [[r[i] for i in idx] for r in rows], mean_cell))
     print("-> %s, %s (%d runs, %.1f s)" % (rel(path), rel(runs_path), n_runs, wall))
 
 

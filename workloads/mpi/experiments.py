@@ -30,7 +30,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, aligned, git_line, made_by, mean_ci, simulator, write_csv  # noqa: E402
+from results_file import add_simulator_options, aligned, git_line, made_by, mean_cell, mean_ci, simulator, write_csv  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "mpi")
 
 TRACES = ["jacobi2d", "cg", "master_worker"]
@@ -140,14 +140,6 @@ class Sim:
             return list(pool.map(self.one, points))
 
 
-def fmt(v):
-    if v is None:
-        return ""
-    if isinstance(v, float):
-        return "%.2f" % v if abs(v) < 100 else "%.1f" % v
-    return str(v)
-
-
 # Per-run columns: name, value from (protocol, doc, failure-free makespan).
 RUN_COLUMNS = [
     ("makespan_s", lambda p, d, ff: d["results"]["makespan"]),
@@ -250,19 +242,19 @@ def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall):
              "makespan_minus_coordinated_s: paired with coordinated's run of the same seed"]
     os.makedirs(RESULTS, exist_ok=True)
     path = os.path.join(RESULTS, "compare.csv")
-    write_csv(path, lines + notes, header, rows, fmt)
+    write_csv(path, lines + notes, header, rows, mean_cell)
     runs_path = os.path.join(RESULTS, "compare.runs.csv")
     runs_title = "# MPI traces: protocols compared on each trace x federation (issue 17 item 6), one row per run " \
                  "(seeds %d-%d); compare.csv has their means" % (seeds[0], seeds[-1])
     write_csv(runs_path, [runs_title] + lines[1:] + notes,
-              ["trace", "federation", "protocol", "seed"] + COLUMNS, run_rows, fmt)
+              ["trace", "federation", "protocol", "seed"] + COLUMNS, run_rows, mean_cell)
 
     short = ["trace", "federation", "protocol", "makespan_s", "makespan_s_ci95", "overhead_pct", "lost_work_s",
              "control_messages", "forced_checkpoints", "unforced_checkpoints", "failures", "rolled_back_per_failure",
              "makespan_minus_coordinated_s", "makespan_minus_coordinated_s_ci95"]
     idx = [header.index(c) for c in short]
     print(lines[0])
-    print(aligned(short, [[r[i] for i in idx] for r in rows], fmt))
+    print(aligned(short, [[r[i] for i in idx] for r in rows], mean_cell))
     print("-> %s, %s (%d runs, %.1f s)" % (rel(path), rel(runs_path), n_runs, wall))
 
 
