@@ -89,6 +89,19 @@ struct FailureSpec {
   }
 };
 
+/** @brief One entry of the topology's "link_failures": a random source, where every link of a
+ *  scope fails independently (exponential gaps of mean `mtbf`, each outage lasting a draw of
+ *  `downtime`), or one scripted outage of a named link from `down` to `up`. */
+struct LinkFailureSpec {
+  std::string scope;                                 // "wan" or "san": a random source; empty: a scripted outage
+  double mtbf = 0;                                   // random source: mean time between failures of each link
+  Distribution downtime = Distribution::constant(0); // random source: how long each outage lasts
+  std::string link;                                  // scripted: the link's id (a platform link name)
+  double down = 0;                                   // scripted: the outage's start
+  double up = 0;                                     // scripted: its end (> down)
+  std::string file, path;                            // where the entry is, for errors found with the platform
+};
+
 /** @brief Stable storage (SPEC 1): the topology's "storage" object. Its fields belong to the
  *  storage models (sim/storage/model.hpp), each reading its own. */
 struct StorageSpec {
@@ -117,6 +130,7 @@ struct Topology {
   StorageSpec storage;
   std::map<std::string, DomainSpec> domains;             // scope -> every cluster's domains (failure domains)
   std::map<std::string, std::vector<std::string>> sites; // site -> its clusters (the "site" scope)
+  std::vector<LinkFailureSpec> link_failures;            // network faults (sim/engine/link_faults.hpp)
 
   int cluster_index(const std::string& name) const; // -1 when unknown
 };

@@ -75,6 +75,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   failures_.source = make_failure_source({inputs_.topology, platform_.layout, inputs_.config.options.seed},
                                          inputs_.application.scripted_failures);
   failures_.repairs.reseed(mix_seed(inputs_.config.options.seed, 0xfa11u, 0x4e9a));
+  links_.prepare(inputs_.config.options.seed);
 
   const ProtocolInfo& info = ProtocolRegistry::instance().get(inputs_.config.options.protocol, "--protocol");
   for (const auto& [key, value] : inputs_.config.options.params) {
@@ -176,7 +177,9 @@ void Run::set_app_finished(NodeId node, bool finished) {
 }
 
 void Run::update_held() {
-  ending_.termination.update_held(failures_.recoveries.open() == 0 && failures_.deferred.empty() && !ending_.end.over(),
+  // A link whose repair is scheduled holds transfers the run waits for, as a recovery does.
+  ending_.termination.update_held(failures_.recoveries.open() == 0 && failures_.deferred.empty() &&
+                                      !links_.repair_scheduled() && !ending_.end.over(),
                                   sg4::Engine::get_clock());
 }
 
@@ -247,6 +250,7 @@ void Run::create_actors() {
               wire_, storage_, *this, rendezvous_, observe_.observers()});
   for (NodeId e = 0; e < num_endpoints(); e++) start_node(e, false, {});
   wire_.start(num_endpoints()); // after the nodes: a host's actors die in creation order
+  start_link_faults();
   sg4::Actor::create("failure-injector", platform_.controller, [this] {
     while (auto a = failures_.source->next()) {
       if (a->date > sg4::Engine::get_clock()) sg4::this_actor::sleep_until(a->date);
@@ -272,6 +276,19 @@ void Run::create_actors() {
       end_run(RunEnd::Reason::EndDate);
     })->daemonize();
   start_watchdog();
+}
+
+void Run::start_link_faults() {
+  const auto wake = [this](const std::set<NodeId>& nodes) {
+    for (NodeId e : nodes)
+      if (endpoints_.up[e]) send_signal(e, Signal{Signal::Kind::Network});
+  };
+  links_.start([this, wake] { wake(wire_.senders_in_transit()); }, [this, wake] { wake(links_.take_holders()); },
+               [this] { return ending_.end.over(); });
+  links_.on_change([this] {
+    update_engine_waiting();
+    update_held();
+  });
 }
 
 RunResult Run::simulate() {

@@ -16,6 +16,7 @@
 #include "sim/engine/ending.hpp"
 #include "sim/engine/endpoints.hpp"
 #include "sim/engine/failure_state.hpp"
+#include "sim/engine/link_faults.hpp"
 #include "sim/engine/observation.hpp"
 #include "sim/engine/rendezvous_service.hpp"
 #include "sim/engine/run_config.hpp"
@@ -150,6 +151,9 @@ class Run : public LifecyclePort {
   void maybe_finish_recovery(FailureId id);
   void recovery_done(FailureId id);
   void send_signal(NodeId endpoint, Signal signal);
+  /** @brief Starts the network faults: a link failure wakes the senders of transfers under way, a
+   *  repair the nodes holding transfers for want of a route. */
+  void start_link_faults();
   void start_node(NodeId endpoint, bool restarted, FailureNotice notice);
   RunResult collect(double wall_seconds);
   bool overlapping_allowed() const;
@@ -180,7 +184,8 @@ class Run : public LifecyclePort {
   ProtocolInstance protocol_;
   Observation observe_;
   Endpoints endpoints_;
-  WireService wire_{platform_, endpoints_, observe_, ending_};
+  LinkFaults links_{platform_, inputs_.topology, observe_};
+  WireService wire_{platform_, endpoints_, observe_, ending_, links_};
   RendezvousService rendezvous_{endpoints_, wire_};
   ContextChoice contexts_;
   Ending ending_;

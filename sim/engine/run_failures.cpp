@@ -167,7 +167,8 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
 }
 
 void Run::update_engine_waiting() {
-  ending_.termination.set_engine_waiting(failures_.nodes_down > 0 || failures_.recoveries.awaiting_detection(),
+  ending_.termination.set_engine_waiting(failures_.nodes_down > 0 || failures_.recoveries.awaiting_detection() ||
+                                             links_.repair_scheduled(),
                                          sg4::Engine::get_clock());
 }
 

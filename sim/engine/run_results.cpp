@@ -81,6 +81,13 @@ RunResult Run::collect(double wall_seconds) {
     for (const auto& [scope, n] : failures_.scopes) scopes[scope] = {{"events", n.events}, {"victims", n.victims}};
     res["failure_events"] = scopes;
   }
+  if (auto network = links_.results(sg4::Engine::get_clock()); !network.is_null()) { // absent when no link can fail
+    network["messages_delayed"] = observe_.stats.get("network.messages_delayed");
+    network["message_delay_total"] = observe_.stats.get("network.message_delay");
+    network["transfers_resent"] = observe_.stats.get("network.transfers_resent");
+    network["checkpoint_transfers_held"] = observe_.stats.get("network.checkpoint_transfers_held");
+    res["network"] = network;
+  }
   if (!observe_.warnings().empty()) res["warnings"] = observe_.warnings(); // absent when none
   res["wall_time_s"] = wall_seconds;
   res["events"] = ending_.events;

@@ -94,6 +94,8 @@ std::string Run::pending_report() const {
     items.push_back(item);
   }
   if (!wire_.empty()) items.push_back(fmt::format("{} message(s) on the wire", wire_.size()));
+  if (wire_.held() > 0)
+    items.push_back(fmt::format("{} of them wait for a route ({})", wire_.held(), links_.down_report()));
   if (!failures_.deferred.empty()) items.push_back(fmt::format("{} deferred failure(s)", failures_.deferred.size()));
   if (items.empty()) items.push_back("nothing the protocol names");
   return fmt::format("{}", fmt::join(items, "; "));

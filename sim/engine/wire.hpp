@@ -84,6 +84,17 @@ class BasicWireRegistry {
     }
   }
 
+  /** @brief Envelope @p id if it is on the wire, else null. */
+  Envelope* find(std::uint64_t id) const {
+    auto it = wire_.find(id);
+    return it == wire_.end() ? nullptr : it->second.env.get();
+  }
+  /** @brief Calls @p f(envelope, transfer) for every envelope on the wire (in no set order). */
+  template <typename F>
+  void for_each(F&& f) const {
+    for (const auto& [id, entry] : wire_) f(*entry.env, entry.transfer);
+  }
+
   bool empty() const { return wire_.empty(); }
   std::size_t size() const { return wire_.size(); }
   /** @brief Protocol control messages on the wire. */

@@ -8,11 +8,15 @@
 
 #include "sim/engine/ending.hpp"
 #include "sim/engine/endpoints.hpp"
+#include "sim/engine/link_faults.hpp"
 #include "sim/engine/observation.hpp"
 #include "sim/engine/wire.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/node/ports.hpp"
 #include "sim/platform/platform.hpp"
+
+#include <set>
+#include <unordered_map>
 
 namespace ckptsim {
 
@@ -20,7 +24,8 @@ class WireService final : public WirePort {
  public:
   /** @brief The wire of a run whose processes run on @p platform's hosts as @p endpoints says
    *  (services on its controller); it counts losses in @p observe and tells @p ending. */
-  WireService(const Platform& platform, const Endpoints& endpoints, Observation& observe, Ending& ending);
+  WireService(const Platform& platform, const Endpoints& endpoints, Observation& observe, Ending& ending,
+              LinkFaults& links);
 
   /** @brief Before the first send: @p mode from the environment (std::invalid_argument on a bad
    *  value), the proxies started once the nodes exist (start). */
@@ -28,7 +33,12 @@ class WireService final : public WirePort {
   void start(int endpoints) { proxies_.start(endpoints, proxy_mode_); }
 
   // ---- WirePort ----
-  std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) override;
+  Posted post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) override;
+  Posted repost(std::uint64_t wire_id, CommProxies::ProxyPtr& via) override;
+  bool cut(std::uint64_t wire_id) override;
+  bool route_up(const sg4::Host* from, const sg4::Host* to) const override { return links_.route_up(from, to); }
+  void wait_for_route(NodeId endpoint) override { links_.hold(endpoint); }
+  std::uint64_t link_cuts() const override { return links_.cuts(); }
   std::unique_ptr<Envelope> take(Envelope* env) override;
   void drop(std::uint64_t wire_id) override;
   sg4::Mailbox* mailbox(NodeId endpoint, Incarnation inc) const override;
@@ -42,6 +52,10 @@ class WireService final : public WirePort {
   // ---- the run's side ----
   /** @brief @p dead died: what it sent or was sent and is not delivered yet dies with it. */
   void purge(NodeId dead);
+  /** @brief The senders of envelopes whose transfer is under way (a link failure may have cut it). */
+  std::set<NodeId> senders_in_transit() const;
+  /** @brief Envelopes waiting for a route (a link is down). */
+  std::size_t held() const { return held_.size(); }
   /** @brief Nothing is on the wire (the termination rule). */
   bool empty() const { return wire_.empty(); }
   std::size_t size() const { return wire_.size(); }
@@ -51,6 +65,11 @@ class WireService final : public WirePort {
  private:
   /** @brief Tells the termination whether application messages are on the wire. */
   void note_wire();
+  /** @brief Starts the transfer of @p env, on the wire under @p id, to incarnation @p inc of its
+   *  destination. */
+  Posted start(Envelope* env, std::uint64_t id, CommProxies::ProxyPtr& via);
+  /** @brief Envelope @p id waits for a route from now (the first time: its delay starts). */
+  Posted hold(std::uint64_t id);
 
   const Platform& platform_;
   const Endpoints& endpoints_;
@@ -58,6 +77,15 @@ class WireService final : public WirePort {
   Ending& ending_;
   WireRegistry wire_;
   CommProxies proxies_;
+  LinkFaults& links_;
+  struct Held {
+    double since; // when a link failure first held it
+    bool app;     // an application message
+  };
+  std::unordered_map<std::uint64_t, Held> held_; // envelopes waiting for a route
+  int held_app_ = 0;                             // application messages among them
+  /** @brief Envelope @p id no longer waits for a route (sent again, dropped or purged). */
+  void unheld(std::uint64_t id);
   CommProxies::Mode proxy_mode_ = CommProxies::Mode::Auto;
 };
 

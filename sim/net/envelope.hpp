@@ -58,7 +58,8 @@ struct ControlMessage {
 };
 
 struct Signal {
-  enum class Kind { FailureNotice, NodeBack, Stop } kind = Kind::Stop;
+  // Network: a link went down (look for cut transfers) or came back (send the held ones again).
+  enum class Kind { FailureNotice, NodeBack, Stop, Network } kind = Kind::Stop;
   FailureId failure = 0;
   std::vector<NodeId> victims{};
   double failure_date = 0;

@@ -19,6 +19,30 @@ CheckpointTransfers::CheckpointTransfers(NodeEnv& env, NodeContext& node, NodeId
 CheckpointTransfers::~CheckpointTransfers() {
   for (const auto& io : io_)
     if (io.replica) env_.storage.replica_finished();
+  for (const auto& io : held_)
+    if (io.replica) env_.storage.replica_finished();
+}
+
+void CheckpointTransfers::launch(PendingIo io) {
+  if (!env_.wire.route_up(io.from, io.to)) {
+    env_.observe.stats.add("network.checkpoint_transfers_held");
+    held_.push_back(std::move(io));
+    env_.wire.wait_for_route(self_);
+    return;
+  }
+  io.comm = sg4::Comm::sendto_async(io.from, io.to, static_cast<std::uint64_t>(std::llround(io.bytes)));
+  io_.push_back(std::move(io));
+}
+
+void CheckpointTransfers::retry_held() {
+  auto held = std::exchange(held_, {});
+  for (auto& io : held) {
+    if (!env_.storage.holder_up(io.holder)) { // its peer died meanwhile
+      settle(io, false);
+      continue;
+    }
+    launch(std::move(io));
+  }
 }
 
 bool CheckpointTransfers::dead() const { return !env_.wire.alive(self_, inc_); }
@@ -39,9 +63,7 @@ void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
       env_.observe.stats.add("storage.copies_failed");
       continue;
     }
-    auto comm = sg4::Comm::sendto_async(env_.wire.host_of(self_), env_.storage.holder_host(h),
-                                        static_cast<std::uint64_t>(std::llround(bytes)));
-    io_.push_back({comm, true, number, h});
+    launch({nullptr, true, number, h, false, env_.wire.host_of(self_), env_.storage.holder_host(h), bytes});
     started++;
   }
   if (traced) node_.trace_event(1, "ckpt_save", {{"number", number}, {"bytes", bytes}, {"copies", holders}});
@@ -64,9 +86,7 @@ void CheckpointTransfers::load(std::uint64_t number) {
     return;
   }
   const Holder from = *entry->holders.begin();
-  auto comm = sg4::Comm::sendto_async(env_.storage.holder_host(from), env_.wire.host_of(self_),
-                                      static_cast<std::uint64_t>(std::llround(entry->bytes)));
-  io_.push_back({comm, false, number, from});
+  launch({nullptr, false, number, from, false, env_.storage.holder_host(from), env_.wire.host_of(self_), entry->bytes});
   node_.trace_event(1, "ckpt_load",
                     {{"number", number}, {"bytes", entry->bytes}, {"from", env_.storage.holder_name(from)}});
 }
@@ -82,6 +102,11 @@ void CheckpointTransfers::discard(std::uint64_t number) {
     if (io_[i].replica) env_.storage.replica_finished();
     io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(i));
   }
+  std::erase_if(held_, [&](const PendingIo& io) {
+    if (!io.save || io.number != number) return false;
+    if (io.replica) env_.storage.replica_finished();
+    return true;
+  });
   saves_left_.erase(number);
   std::erase_if(completed_, [number](const Completed& c) { return c.save && c.number == number; });
   env_.storage.store().drop(self_, number);
@@ -92,15 +117,17 @@ void CheckpointTransfers::replicate(std::uint64_t number) {
   const auto* entry = env_.storage.store().find(self_, number);
   if (!entry || entry->holders.empty()) return;
   if (!entry->holders.count(self_)) { // a restarted node: its own copy comes back from a holder
-    for (const auto& io : io_)
-      if (!io.save && io.number == number) return;
+    for (const auto* list : {&io_, &held_})
+      for (const auto& io : *list)
+        if (!io.save && io.number == number) return;
     start_replica(number, *entry->holders.begin(), false, entry->bytes);
     return; // its remote copies are complete: they are where it fetches from
   }
   for (Holder h : env_.storage.remote_holders(self_, number)) {
     if (entry->holders.count(h) || !env_.storage.holder_up(h)) continue;
     bool pending = false;
-    for (const auto& io : io_) pending |= io.save && io.number == number && io.holder == h;
+    for (const auto* list : {&io_, &held_})
+      for (const auto& io : *list) pending |= io.save && io.number == number && io.holder == h;
     if (!pending) start_replica(number, h, true, entry->bytes);
   }
 }
@@ -108,8 +135,7 @@ void CheckpointTransfers::replicate(std::uint64_t number) {
 void CheckpointTransfers::start_replica(std::uint64_t number, int peer, bool outgoing, double bytes) {
   sg4::Host* from = outgoing ? env_.wire.host_of(self_) : env_.storage.holder_host(peer);
   sg4::Host* to = outgoing ? env_.storage.holder_host(peer) : env_.wire.host_of(self_);
-  auto comm = sg4::Comm::sendto_async(from, to, static_cast<std::uint64_t>(std::llround(bytes)));
-  io_.push_back({comm, outgoing, number, peer, true});
+  launch({nullptr, outgoing, number, peer, true, from, to, bytes});
   env_.observe.stats.add("storage.replicas");
   env_.storage.replica_started();
   node_.trace_event(1, "ckpt_replicate",
@@ -130,6 +156,10 @@ void CheckpointTransfers::add_comms(std::vector<sg4::CommPtr>& waited) const {
 void CheckpointTransfers::finished(std::size_t index, bool ok) {
   PendingIo io = io_[index];
   io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(index));
+  settle(io, ok);
+}
+
+void CheckpointTransfers::settle(const PendingIo& io, bool ok) {
   if (io.replica) env_.storage.replica_finished();
   const auto* entry = env_.storage.store().find(self_, io.number);
   if (io.save) {
@@ -158,6 +188,13 @@ void CheckpointTransfers::finished(std::size_t index, bool ok) {
 void CheckpointTransfers::settle_after_failure() {
   for (std::size_t i = io_.size(); i-- > 0;) {
     if (io_[i].comm->get_state() == sg4::Activity::State::FAILED) { // test() asserts on a failed comm
+      if (!dead() && env_.storage.holder_up(io_[i].holder)) {       // both ends run: a link failure cut it
+        PendingIo io = io_[i];
+        io_.erase(io_.begin() + static_cast<std::ptrdiff_t>(i));
+        io.comm = nullptr;
+        launch(std::move(io)); // held while its route is down
+        continue;
+      }
       finished(i, false);
       continue;
     }
@@ -175,6 +212,9 @@ void CheckpointTransfers::cancel_all() {
     if (io.replica) env_.storage.replica_finished();
   }
   io_.clear();
+  for (auto& io : held_)
+    if (io.replica) env_.storage.replica_finished();
+  held_.clear();
 }
 
 } // namespace ckptsim

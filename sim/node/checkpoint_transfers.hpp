@@ -2,7 +2,8 @@
  * memory at once and sends the remote copies over the network; a load reads the node's own copy
  * or fetches a surviving one; a replication re-creates copies a failure destroyed. The node waits
  * for these transfers with everything else (NodeRuntime's loop) and tells its agent when a save
- * or a load is complete (next_completed). */
+ * or a load is complete (next_completed). A transfer whose route is down, or that a link failure
+ * cut, waits for a route and starts again (its save or load takes that much longer). */
 #pragma once
 
 #include "sim/protocol/protocol.hpp"
@@ -49,8 +50,12 @@ class CheckpointTransfers {
   void add_comms(std::vector<sg4::CommPtr>& waited) const;
   /** @brief Transfer @p index (counted from the oldest) ended, completed when @p ok. */
   void finished(std::size_t index, bool ok);
-  /** @brief A peer died during transfers: settles every transfer that ended or failed. */
+  /** @brief A peer died or a link failed during transfers: settles every transfer that ended or
+   *  failed (a transfer a link failure cut waits for a route). */
   void settle_after_failure();
+  /** @brief A link came back: the transfers waiting for a route start if theirs is up. */
+  void retry_held();
+  bool holding() const { return !held_.empty(); }
   /** @brief The node's actor ends: what it had under way is cancelled. */
   void cancel_all();
 
@@ -61,7 +66,14 @@ class CheckpointTransfers {
     std::uint64_t number;
     int holder;
     bool replica = false; // re-creating a lost remote copy: nobody waits for it
+    sg4::Host* from = nullptr;
+    sg4::Host* to = nullptr;
+    double bytes = 0;
   };
+  /** @brief Starts @p io's transfer, or holds it while its route is down. */
+  void launch(PendingIo io);
+  /** @brief A transfer ended (@p ok: completed; else its peer died). */
+  void settle(const PendingIo& io, bool ok);
   /** @brief A struck incarnation's memory is gone (the store forgot it): it transfers nothing. */
   bool dead() const;
   /** @brief A transfer re-creating a lost copy: to @p peer (outgoing) or from it. */
@@ -73,6 +85,7 @@ class CheckpointTransfers {
   const Incarnation inc_;
   const ClusterId cluster_;
   std::vector<PendingIo> io_;               // transfers under way
+  std::vector<PendingIo> held_;             // transfers waiting for a route (no comm)
   std::map<std::uint64_t, int> saves_left_; // checkpoint number -> copies still being made
   std::vector<Completed> completed_;        // to report to the agent, oldest first
 };

@@ -5,6 +5,7 @@
 #include <simgrid/Exception.hpp>
 
 #include <cmath>
+#include <limits>
 
 namespace ckptsim {
 
@@ -102,15 +103,19 @@ void NodeRuntime::wait_and_dispatch(double timeout) {
   transfers_.add_comms(waited_);
   const auto first_send = static_cast<ssize_t>(waited_.size());
   // Only the oldest few: waiting on a comm costs SimGrid a walk of the waited set, and a
-  // broadcast leaves N sends behind; finished ones come back at once, a few per wake-up.
-  outbox_.add_waited(waited_, kWaitedSends);
+  // broadcast leaves N sends behind; finished ones come back at once, a few per wake-up. After a
+  // link failure, all of them once: SimGrid reports a cut transfer only to a wait that includes it.
+  const std::uint64_t cuts = env_.wire.link_cuts();
+  outbox_.add_waited(waited_, cuts != seen_cuts_ ? std::numeric_limits<std::size_t>::max() : kWaitedSends);
+  seen_cuts_ = cuts;
   ssize_t idx = -1;
   try {
     idx = sg4::Comm::wait_any_for(waited_, timeout);
     waited_.clear();
   } catch (const simgrid::NetworkFailureException&) {
     waited_.clear();
-    // A peer died during a transfer: find which comm failed (test() is fine on this rare path).
+    // A peer died or a link failed during a transfer: find which comm failed (test() is fine on
+    // this rare path).
     if (recv_->get_state() == sg4::Activity::State::FAILED) post_receive(); // a message lost with its sender
     if (bell_ && bell_->get_state() == sg4::Activity::State::FAILED) post_bell();
     transfers_.settle_after_failure();
@@ -157,6 +162,13 @@ void NodeRuntime::cleanup() {
 void NodeRuntime::handle_signal(const Envelope& env) {
   if (env.signal.kind == Signal::Kind::Stop) {
     stop_ = true;
+    return;
+  }
+  if (env.signal.kind == Signal::Kind::Network) { // a link came back: what waited for a route goes
+    std::vector<std::uint64_t> lost;
+    outbox_.retry_held(lost);
+    for (std::uint64_t seq : lost) send_done(seq);
+    transfers_.retry_held();
     return;
   }
   FailureNotice notice{env.signal.failure, env.signal.victims, env.signal.failure_date, env.signal.failure, {}};

@@ -141,6 +141,7 @@ class NodeRuntime : public NodeContext {
   sg4::Mailbox* mailbox_ = nullptr;
   sg4::CommPtr recv_;
   std::vector<sg4::CommPtr> waited_; // the comms of the current wait (empty between waits)
+  std::uint64_t seen_cuts_ = 0;      // link failures so far, when the node last waited for its sends
   CommProxies::ProxyPtr recv_via_;
   Envelope* recv_buf_ = nullptr;
   // Rendezvous kinds: the pending receive on the node's bell (WirePort::bell), woken up by receivers.

@@ -43,13 +43,38 @@ struct NodeInputs {
 };
 
 /** @brief The wire: envelopes in transit, mailboxes and the directory of incarnations. */
+/** @brief What became of an envelope put on the wire: its transfer started (the comm), it waits
+ *  on the wire for a route (a link is down), or it is lost (its receiver is down). */
+struct Posted {
+  enum class How { Started, Held, Lost } how = How::Lost;
+  std::uint64_t wire = 0; // its id on the wire (Started, Held)
+  sg4::CommPtr comm;      // Started
+};
+
 class WirePort {
  public:
   virtual ~WirePort() = default;
-  /** @brief Puts an envelope on the wire to the current incarnation of its destination. Returns
-   *  the comm, or null when the destination is down (the message is lost, as in a real crash);
-   *  @p via receives the proxy the comm was started through (see CommProxies). */
-  virtual std::pair<std::uint64_t, sg4::CommPtr> post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) = 0;
+  /** @brief Puts an envelope on the wire to the current incarnation of its destination: its
+   *  transfer starts, or it waits for a route (a link is down), or it is lost (the destination is
+   *  down, as in a real crash); @p via receives the proxy the comm was started through (see
+   *  CommProxies). */
+  virtual Posted post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& via) = 0;
+  /** @brief Starts again the transfer of envelope @p wire_id, held for want of a route or cut by a
+   *  link failure: Started, Held (its route is still down) or Lost (off the wire meanwhile: its
+   *  receiver failed). */
+  virtual Posted repost(std::uint64_t wire_id, CommProxies::ProxyPtr& via) = 0;
+  /** @brief The transfer of envelope @p wire_id failed: true when a link failure cut it (both
+   *  ends still run): the envelope stays on the wire, to send again once a route is up (channels
+   *  are reliable, docs/MODEL.md "Network faults"); false when it is lost with its receiver
+   *  (dropped). */
+  virtual bool cut(std::uint64_t wire_id) = 0;
+  /** @brief Whether every link between @p from and @p to is up now. */
+  virtual bool route_up(const sg4::Host* from, const sg4::Host* to) const = 0;
+  /** @brief @p endpoint holds transfers for want of a route: it gets a Network signal when a link
+   *  comes back. */
+  virtual void wait_for_route(NodeId endpoint) = 0;
+  /** @brief How many times a link went down so far: a sender looks for transfers cut when it moved. */
+  virtual std::uint64_t link_cuts() const = 0;
   /** @brief The receiver takes ownership of an envelope it got from the wire; null when the
    *  envelope was lost with its failed sender at the very date its transfer ended. */
   virtual std::unique_ptr<Envelope> take(Envelope* env) = 0;

@@ -6,7 +6,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <regex>
 
 namespace ckptsim {
 
@@ -96,9 +100,34 @@ Platform build_from_topology(const Topology& topo) {
   return p;
 }
 
+// The profile files a platform XML names (state_file, bandwidth_file, ... and speed_file)
+// exist where SimGrid 3.32 looks for them, the XML's folder; otherwise SimGrid aborts the whole
+// program. It also fails on an absolute name (its search goes on through the folders after
+// opening it): both are input errors here.
+void check_profile_files(const std::string& xml_file) {
+  std::ifstream in(xml_file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string dir = std::filesystem::path(xml_file).parent_path().string();
+  static const std::regex attribute(R"re(\b([a-z]+_file)\s*=\s*["']([^"']*)["'])re");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), attribute); it != std::sregex_iterator(); ++it) {
+    const std::string field = (*it)[1], name = (*it)[2];
+    const auto line = 1 + std::count(text.begin(), text.begin() + it->position(), '\n');
+    if (std::filesystem::path(name).is_absolute())
+      throw InputError(xml_file, fmt::format("line {}: {}", line, field),
+                       fmt::format("\"{}\": SimGrid 3.32 cannot open a profile by an absolute name; give it relative "
+                                   "to the platform's folder",
+                                   name));
+    if (!std::ifstream(dir.empty() ? name : dir + "/" + name))
+      throw InputError(xml_file, fmt::format("line {}: {}", line, field),
+                       fmt::format("cannot open profile \"{}\" (relative to the platform's folder {})", name,
+                                   dir.empty() ? "." : dir));
+  }
+}
+
 // Hosts and network from a platform XML, completed with what the file lacks (xml_services.hpp):
 // the topology's clusters become the platform's.
 Platform load_xml(sg4::Engine& engine, Topology& topo) {
+  check_profile_files(topo.platform_xml);
   try {
     engine.load_platform(topo.platform_xml);
   } catch (const std::exception& e) {

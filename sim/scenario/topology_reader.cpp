@@ -202,6 +202,40 @@ std::map<std::string, std::vector<std::string>> parse_sites(const json& j, const
   return out;
 }
 
+// "link_failures": [{"scope": "wan" | "san", "mtbf": d, "downtime": d or a distribution} or
+// {"link": id, "down": date, "up": date}, ...]: random link failures per scope, scripted outages.
+std::vector<LinkFailureSpec> parse_link_failures(const json& j, const Where& at) {
+  if (!j.is_array())
+    at.fail("expected a list of link failure sources ({\"scope\", \"mtbf\", \"downtime\"}) or scripted outages "
+            "({\"link\", \"down\", \"up\"})");
+  std::vector<LinkFailureSpec> out;
+  for (std::size_t i = 0; i < j.size(); i++) {
+    const Where w = at / i;
+    ObjectReader r(j[i], w);
+    LinkFailureSpec s;
+    s.file = w.file();
+    s.path = w.path();
+    if (r.has("scope") == r.has("link"))
+      w.fail("give \"scope\" (a random source: \"wan\" or \"san\", with \"mtbf\" and \"downtime\") or \"link\" "
+             "(a scripted outage, with \"down\" and \"up\"), not both nor neither");
+    if (r.has("scope")) {
+      s.scope = as_choice(r.required("scope"), r.where("scope"), {"wan", "san"});
+      s.mtbf = as_positive_quantity(r.required("mtbf"), r.where("mtbf"), units::Kind::Duration);
+      s.downtime = parse_distribution(r.required("downtime"), r.where("downtime"), Distribution::Kind::Constant, false);
+    } else {
+      s.link = as_string(r.required("link"), r.where("link"));
+      if (s.link.empty()) r.where("link").fail("expected a link id (e.g. \"wan_0_1\", as `ckptsim platform` names it)");
+      s.down = as_nonnegative_quantity(r.required("down"), r.where("down"), units::Kind::Duration);
+      s.up = as_nonnegative_quantity(r.required("up"), r.where("up"), units::Kind::Duration);
+      if (!(s.up > s.down))
+        r.where("up").fail(fmt::format("the link comes back after it fails: up must be after down ({})", s.down));
+    }
+    r.finish();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 // Every scope a correlated source or the cascade names exists: "cluster", "site" (sites declared,
 // or the clusters are the platform's sites) or a domain of the topology or of one of its clusters.
 void check_failure_scopes(const Topology& t, const Where& at) {
@@ -281,6 +315,7 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   if (auto* v = r.optional("domains")) t.domains = parse_domains(*v, r.where("domains"));
   if (auto* v = r.optional("sites")) t.sites = parse_sites(*v, r.where("sites"), t);
   if (auto* v = r.optional("failures")) t.failures = parse_failures(*v, r.where("failures"), base_dir);
+  if (auto* v = r.optional("link_failures")) t.link_failures = parse_link_failures(*v, r.where("link_failures"));
   check_failure_scopes(t, r.where("failures"));
   if (t.failures.restart == RestartPlacement::Shrink) {
     int nodes = 0; // with a platform XML the nodes are not known yet: the engine checks again

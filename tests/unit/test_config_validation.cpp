@@ -147,7 +147,7 @@ TEST(ConfigTopology, UnknownKeyListsTheKnownKeys) {
   t["mtbff"] = "5h";
   EXPECT_TRUE(topology_fails(t, "/mtbff",
                              "unknown field \"mtbff\" (known fields here: clusters, clusters_at, controller, domains, "
-                             "failures, mtbf, platform, sites, storage, wan)"));
+                             "failures, link_failures, mtbf, platform, sites, storage, wan)"));
   t = two_clusters();
   t["clusters"][1]["san"]["jitter"] = 0;
   EXPECT_TRUE(topology_fails(t, "/clusters/1/san/jitter",
@@ -162,7 +162,7 @@ TEST(ConfigTopology, UnknownKeyOfASingleClusterTopologyStillListsWan) {
   t["mtbfh"] = 1;
   EXPECT_TRUE(topology_fails(t, "/mtbfh",
                              "unknown field \"mtbfh\" (known fields here: clusters, clusters_at, controller, domains, "
-                             "failures, mtbf, platform, sites, storage, wan)"));
+                             "failures, link_failures, mtbf, platform, sites, storage, wan)"));
 }
 
 TEST(ConfigTopology, MissingField) {
