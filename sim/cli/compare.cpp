@@ -119,6 +119,19 @@ std::vector<std::string> row(const ProtocolRun& p) {
           fmt::format("{}", res["consistency"]["violations"].get<int>())};
 }
 
+// The network faults' columns (issue 32), shown when a run had link failures in its inputs.
+const std::vector<std::string> kNetworkHeader{"cut off (s)", "msgs delayed", "delay (s)", "resent"};
+
+std::vector<std::string> network_cells(const ProtocolRun& p) {
+  if (p.doc.is_null() || !p.doc["results"].contains("network")) return {"-", "-", "-", "-"};
+  const auto& n = p.doc["results"]["network"];
+  double cut = 0; // over every pair of clusters
+  for (const auto& pair : n["clusters_cut_off"]) cut += pair["seconds"].get<double>();
+  return {fmt::format("{:.0f}", cut), fmt::format("{:.0f}", n["messages_delayed"].get<double>()),
+          fmt::format("{:.0f}", n["message_delay_total"].get<double>()),
+          fmt::format("{:.0f}", n["transfers_resent"].get<double>())};
+}
+
 std::string failures_line(const ProtocolRun& p) {
   if (p.doc.is_null()) return "";
   std::string s;
@@ -182,11 +195,21 @@ int compare_command(const std::vector<std::string>& raw_args, const std::string&
   // Every run rejected its input: the input is bad (the children said why), not a protocol.
   if (std::all_of(runs.begin(), runs.end(), [](const ProtocolRun& r) { return r.status == 2; })) return 2;
 
-  const std::vector<std::string> header{"protocol",    "makespan (s)", "lost work (s)", "ckpt saves",
-                                        "held max MB", "ctrl msgs",    "ctrl WAN",      "log max",
-                                        "log max MB",  "failures/def", "rolled back/f", "violations"};
+  std::vector<std::string> header{"protocol",    "makespan (s)", "lost work (s)", "ckpt saves",
+                                  "held max MB", "ctrl msgs",    "ctrl WAN",      "log max",
+                                  "log max MB",  "failures/def", "rolled back/f", "violations"};
+  const bool network = std::any_of(runs.begin(), runs.end(), [](const ProtocolRun& r) {
+    return !r.doc.is_null() && r.doc["results"].contains("network");
+  });
+  if (network) header.insert(header.end(), kNetworkHeader.begin(), kNetworkHeader.end());
   std::vector<std::vector<std::string>> rows;
-  for (const auto& r : runs) rows.push_back(row(r));
+  for (const auto& r : runs) {
+    rows.push_back(row(r));
+    if (network && rows.back().size() > 2) {
+      const auto cells = network_cells(r);
+      rows.back().insert(rows.back().end(), cells.begin(), cells.end());
+    }
+  }
   std::vector<std::size_t> width(header.size());
   for (std::size_t c = 0; c < header.size(); c++) {
     width[c] = header[c].size();
@@ -211,6 +234,10 @@ int compare_command(const std::vector<std::string>& raw_args, const std::string&
       "controller host, such as a coordinator or an event logger, cross its own link: not counted as WAN);\n"
       "log max = logged messages held at once (entries, MB); failures/def = failures struck / deferred (one at\n"
       "a time); rolled back/f = processes rolled back per failure (mean).\n");
+  if (network)
+    std::printf("network faults: cut off = seconds a pair of clusters could not reach each other (summed over the\n"
+                "pairs); msgs delayed = messages that waited for a route, delay = their waits summed; resent =\n"
+                "transfers a link failure cut and that were sent again (docs/MODEL.md, \"Network faults\").\n");
 
   std::string text;
   auto csv_line = [&](const std::vector<std::string>& cells) {

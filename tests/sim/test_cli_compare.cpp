@@ -133,3 +133,28 @@ TEST(CliCompare, AFailedDrawingExitsWith1AfterTheTable) {
   EXPECT_NE(r.out.find("makespan"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("compare --plot: drawing"), std::string::npos) << r.out;
 }
+
+TEST(CliCompare, LinkFailuresAddTheNetworkColumns) {
+  // c0-0 sends 1000 bytes to c1-0 at 1 s while the WAN is down from 0.5 s to 3 s: it waits 2 s.
+  nlohmann::json topo = small_topology(2, 1, INFINITY);
+  topo["link_failures"] = {{{"link", "wan_0_1"}, {"down", 0.5}, {"up", 3}}};
+  nlohmann::json app = {{"kind", "scripted"},
+                        {"nodes", {{"c0-0", {{{"compute", 1}}, {{"send", "c1-0"}, {"size", 1000}}}}}}};
+  const std::string csv = temp_path("cmp-net.csv");
+  auto o = run_compare("--protocols none,coordinated --csv " + csv + " --topology " + write("cmp-net-topo.json", topo) +
+                       " --application " + write("cmp-net-app.json", app));
+  ASSERT_EQ(o.status, 0) << o.out;
+  auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 3u) << o.out;
+  const std::vector<std::string> tail(rows[0].end() - 4, rows[0].end());
+  EXPECT_EQ(tail, (std::vector<std::string>{"cut off (s)", "msgs delayed", "delay (s)", "resent"}));
+  for (std::size_t r = 1; r < 3; r++) {
+    const std::vector<std::string> cells(rows[r].end() - 4, rows[r].end());
+    EXPECT_EQ(cells, (std::vector<std::string>{"2", "1", "2", "0"})) << rows[r][0]; // 2.5 s cut off
+  }
+  EXPECT_NE(o.out.find("network faults: cut off ="), std::string::npos) << o.out;
+  // Without link failures the table keeps its columns.
+  auto plain = run_compare("--protocols none --csv " + csv + inputs());
+  ASSERT_EQ(plain.status, 0) << plain.out;
+  EXPECT_EQ(read_csv(csv)[0].back(), "violations");
+}
