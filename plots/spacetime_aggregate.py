@@ -75,6 +75,7 @@ def draw(ax, axm, run, states, nodes, t0, t1):
     ax.set_ylim(-0.55, len(clusters) - 0.3)
     _checkpoints(ax, run, y, set(nodes), t0, t1, legend)
     _failures_and_rollbacks(ax, run, y, set(nodes), t0, t1, legend)
+    _link_outages(ax, run, y, set(nodes), t0, t1, legend)
     _messages(axm, run, set(nodes), t0, t1)
     return legend, []
 
@@ -126,7 +127,7 @@ def _failures_and_rollbacks(ax, run, y, nodes, t0, t1, legend):
         for c in sorted(y, key=y.get):
             if c in per_cluster:
                 to = min(per_cluster[c])
-                ax.add_patch(Rectangle((to, y[c] - HALF), t_last - to, 2 * HALF, facecolor="none", edgecolor=st.LOST,
+                ax.add_patch(Rectangle((to, y[c] - HALF), t_last - to, 2 * HALF, fill=False, edgecolor=st.LOST,
                                        hatch="////", lw=0, zorder=4))
                 ax.annotate("%d" % len(per_cluster[c]), (t_last, y[c] + HALF * 0.5), xytext=(3, 0),
                             textcoords="offset points", fontsize=7, color=colour, zorder=11)
@@ -184,3 +185,21 @@ def _duration(s):
     if s >= 60:
         return "%.3g min" % (s / 60)
     return "%.3g s" % s
+
+
+def _link_outages(ax, run, y, nodes, t0, t1, legend):
+    """A hatched span over the bands of the clusters a failed link cuts off (a node's SAN link: its
+    cluster's band), from its failure to its repair (or the end of the trace)."""
+    lay = run.layout
+    for link, a, b in run.link_outages:
+        b = run.t_end if b is None else b
+        if b < t0 or a > t1:
+            continue
+        cut = run.link_nodes(link)
+        rows = sorted({y[lay.cluster[n]] for n in nodes if (cut is None or n in cut) and lay.cluster[n] in y})
+        for r in rows:
+            ax.add_patch(Rectangle((max(a, t0), r - HALF), min(b, t1) - max(a, t0), 2 * HALF, fill=False,
+                                   edgecolor=st.LINK_DOWN, hatch="//", lw=0.8, zorder=4))
+        if rows:
+            legend.setdefault("link down", st.handle("link down: messages across it wait for its repair", ls="none",
+                                                     marker="s", mfc="none", color=st.LINK_DOWN, ms=9))

@@ -45,6 +45,7 @@ def draw(ax, run, states, lanes, t0, t1, controls=None):
     if controls is not None:
         notes += _controls(ax, controls, lanes, t0, t1, legend)
     _failures_and_marks(ax, run, lanes, t0, t1, legend)
+    _link_outages(ax, run, lanes, t0, t1, legend)
     return legend, notes
 
 
@@ -214,3 +215,29 @@ def _failures_and_marks(ax, run, lanes, t0, t1, legend):
             if kind == "moved":
                 ax.annotate(text, (t, lanes.y[n]), xytext=(4, 4), textcoords="offset points", fontsize=7)
             legend.setdefault("mark " + kind, st.handle(name, ls="none", marker=marker, color=colour, ms=6))
+
+
+def _link_outages(ax, run, lanes, t0, t1, legend):
+    """A hatched span over the lanes of the processes a failed link cuts off, from its failure to
+    its repair (or the end of the trace)."""
+    for link, a, b in run.link_outages:
+        b = run.t_end if b is None else b
+        if not visible(a, b, t0, t1):
+            continue
+        nodes = run.link_nodes(link)
+        spans = {}  # per cluster drawn: the lanes of the processes cut off (a WAN link cuts two clusters)
+        for n, y in lanes.y.items():
+            if nodes is None or n in nodes:
+                c = None if nodes is None else run.layout.cluster[n]
+                lo, hi = spans.get(c, (y, y))
+                spans[c] = (min(lo, y), max(hi, y))
+        if not spans:
+            continue
+        for lo, hi in spans.values():
+            ax.add_patch(Rectangle((max(a, t0), lo - 0.5), min(b, t1) - max(a, t0), hi - lo + 1, fill=False,
+                                   edgecolor=st.LINK_DOWN, hatch="//", lw=0.8, zorder=4))
+        bottom = max(hi for _, hi in spans.values()) + 0.5
+        ax.annotate("%s down" % link, (max(a, t0), bottom), xytext=(2, -8), textcoords="offset points", fontsize=7,
+                    color=st.LINK_DOWN, zorder=10)
+        legend.setdefault("link down", st.handle("link down: messages across it wait for its repair", ls="none",
+                                                 marker="s", mfc="none", color=st.LINK_DOWN, ms=9))

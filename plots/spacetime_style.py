@@ -28,6 +28,7 @@ CTRL = "#bf9000"
 CKPT_FACE = {"initial": "white", "unforced": "#6fa8dc", "forced": "#0b2e59"}
 CKPT_MARKER = {"initial": "o", "unforced": "s", "forced": "s"}
 FAILURE = "#cc0000"
+LINK_DOWN = "#7f6000"  # a failed link: a hatched span over the processes it cuts off
 ROLLBACK = "#cc0000"
 LOST = "#e06666"
 LINE_COLOURS = ["#cc0000", "#e69138", "#6aa84f", "#3d85c6", "#674ea7", "#a64d79"]

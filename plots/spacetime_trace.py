@@ -70,7 +70,10 @@ RE_FAILURE = re.compile(r"failure (\d+)")
 USED = {"run_start", "run_end", "app_send", "replay", "app_receive", "app_deliver", "app_redeliver",
         "app_send_withheld", "clc_forced", "log_ack", "orphan_dropped", "tg_duplicate", "replay_deliver",
         "ckpt_begin", "ckpt_save", "ckpt_commit", "ckpt_abort", "failure", "failure_deferred", "failure_ignored",
-        "rollback", "orphan_rollback", "recovery_done", "process_moved", "stuck", "unrecoverable", "violation"}
+        "rollback", "orphan_rollback", "recovery_done", "process_moved", "stuck", "unrecoverable", "violation",
+        "link_down", "link_up"}
+
+RE_WAN = re.compile(r"wan_(\d+)_(\d+)$")
 
 
 class Run:
@@ -87,6 +90,7 @@ class Run:
         self._messages(events)
         self._checkpoints(events)
         self._failures_and_rollbacks(events)
+        self._link_outages(events)
 
     # ---- messages ----
     def _messages(self, events):
@@ -246,6 +250,31 @@ class Run:
                 self.notes.append((t, ev, e.get("what") or e.get("why") or e.get("reason") or ""))
             elif ev == "run_end" and "reason" in e:
                 self.notes.append((t, "end", e["reason"]))
+
+    def _link_outages(self, events):
+        """(link, down date, up date or None while still down at the end) per outage of a link."""
+        self.link_outages, down = [], {}
+        for e in events:
+            if e["ev"] == "link_down":
+                down[e["link"]] = e["t"]
+            elif e["ev"] == "link_up" and e["link"] in down:
+                self.link_outages.append((e["link"], down.pop(e["link"]), e["t"]))
+        self.link_outages += [(link, t, None) for link, t in down.items()]
+        self.link_outages.sort(key=lambda o: (o[1], o[0]))
+
+    def link_nodes(self, link):
+        """The processes a link's failure cuts off, as far as its name tells (docs/INPUTS.md, "Link
+        failures"): a WAN link wan_i_j the nodes of clusters i and j, a node's SAN link <host>_link
+        that node; None for another link (drawn across every process)."""
+        lay = self.layout
+        m = RE_WAN.match(link)
+        if m and max(int(m.group(1)), int(m.group(2))) < len(lay.names):
+            return set(lay.cluster_nodes(int(m.group(1)))) | set(lay.cluster_nodes(int(m.group(2))))
+        if link.endswith("_link"):
+            n = lay.node_index(link[:-len("_link")])
+            if n is not None and 0 <= n < self.nodes:
+                return {n}
+        return None
 
     def recovery_lines(self):
         """Per failure: {node: restored date} (a node's last rollback of that recovery) and the date

@@ -64,6 +64,8 @@ void Observation::open_paje(const std::string& file, const FederationLayout& lay
       paje.event(date, f["node"].get<int>(), "C", "checkpoint " + f["number"].dump());
     else if (ev == "rollback")
       paje.event(date, f["node"].get<int>(), "R", "to " + f["to_date"].dump());
+    else if (ev == "link_down" || ev == "link_up")
+      paje.federation_event(date, f["link"].get<std::string>() + (ev == "link_down" ? " down" : " up"));
   });
 }
 

@@ -85,6 +85,7 @@ constexpr const char* kHeader = R"(%EventDef PajeDefineContainerType 0
 2 F N Failure
 2 C N Checkpoint
 2 R N Rollback
+2 L 0 LinkFault
 3 M 0 N N Message
 3 K 0 N N Control
 )";
@@ -125,6 +126,11 @@ void PajeWriter::state(double date, int e, const char* state) {
   if (last == state) return;
   last = state;
   line(fmt::format("7 {} S n{} {}", date_text(date), e, state));
+}
+
+void PajeWriter::federation_event(double date, const std::string& value) {
+  if (!out_) return;
+  line(fmt::format("8 {} L 0 \"{}\"", date_text(date), value));
 }
 
 void PajeWriter::event(double date, int e, const char* type, const std::string& value) {

@@ -4,7 +4,8 @@
  * process does: computing, waiting for a message, blocked by its protocol, recovering, down,
  * finished); a link per message on the wire (application and control messages, keyed by their
  * wire id: from the sender when it is posted to the receiver when it arrives, or when it is lost);
- * events for failures, checkpoints saved and rollbacks. Written as the run goes (every call comes
+ * events for failures, checkpoints saved and rollbacks, and on the federation for links that fail
+ * and come back. Written as the run goes (every call comes
  * at the current simulated date, so the file is in date order, as Paje requires); links still on
  * the wire when the run ends are closed then. Plain file writing, no SimGrid. */
 #pragma once
@@ -33,6 +34,8 @@ class PajeWriter {
   void state(double date, int e, const char* state);
   /** @brief A point event on endpoint @p e: "failure", "checkpoint", "rollback". */
   void event(double date, int e, const char* type, const std::string& value);
+  /** @brief A point event of the whole federation: a link fails or comes back ("wan_0_1 down"). */
+  void federation_event(double date, const std::string& value);
   /** @brief Message @p key leaves @p src for @p dst. */
   void link_start(double date, LinkKind kind, int src, int dst, std::uint64_t key);
   /** @brief Message @p key reached its receiver, or was lost on its way (it ends at the receiver

@@ -132,6 +132,32 @@ def every_kind_drawn(outdir):
     check(status == 2 and "unknown state 'dancing'" in err, "an unknown state: exit 2 (%d %r)" % (status, err))
 
 
+def link_outages(outdir):
+    """Link failures (link_down / link_up) are drawn over the processes they cut off: a WAN link
+    wan_i_j over clusters i and j, a node's SAN link over that node, an outage still under way at
+    the end up to the end."""
+    trace = os.path.join(outdir, "links.jsonl")
+    with open(trace, "w") as f:
+        f.write('{"t":0.0,"ev":"run_start","protocol":"none","seed":1,"nodes":6,"clusters":3,'
+                '"cluster_names":["a","b","c"],"cluster_sizes":[2,2,2],'
+                '"hosts":["a-0","a-1","b-0","b-1","c-0","c-1"],"services":[]}\n'
+                '{"t":1.0,"ev":"link_down","link":"wan_0_2"}\n'
+                '{"t":2.0,"ev":"link_down","link":"b-1_link"}\n'
+                '{"t":3.0,"ev":"link_up","link":"wan_0_2","down":2.0}\n'
+                '{"t":4.0,"ev":"link_down","link":"controller_0"}\n'
+                '{"t":6.0,"ev":"run_end","makespan":6.0}\n')
+    for view in ("--exact", "--aggregate"):
+        status, err = draw(trace, os.path.join(outdir, "links%s.png" % view), view)
+        check(status == 0 and "every event kind of the trace is drawn" in err, "links %s: %d %r" % (view, status, err))
+    events = spacetime_trace.read_events(trace)
+    run = spacetime_trace.Run(events, spacetime_layout.build(events))
+    check(run.link_outages == [("wan_0_2", 1.0, 3.0), ("b-1_link", 2.0, None), ("controller_0", 4.0, None)],
+          "link outages: %s" % run.link_outages)
+    check(run.link_nodes("wan_0_2") == {0, 1, 4, 5}, "wan_0_2 cuts clusters a and c: %s" % run.link_nodes("wan_0_2"))
+    check(run.link_nodes("b-1_link") == {3}, "b-1's SAN link cuts b-1: %s" % run.link_nodes("b-1_link"))
+    check(run.link_nodes("controller_0") is None, "another link: drawn across every process")
+
+
 def model():
     """What the figure 4 diagram is drawn from, against workloads/hc3i/figure4/application.json."""
     events = spacetime_trace.read_events(os.path.join(TRACES, "hc3i-figure4.jsonl"))
@@ -180,6 +206,7 @@ def main():
     images(outdir)
     bad_input(outdir)
     every_kind_drawn(outdir)
+    link_outages(outdir)
     model()
     print("%d failures" % len(failures) if failures else "test_spacetime: all checks passed")
     return 1 if failures else 0

@@ -113,3 +113,23 @@ TEST(Paje, AnUnwritableFileIsAnInputError) {
   EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("/nonexistent-folder/x.paje"), std::string::npos) << r.out;
 }
+
+TEST(Paje, LinkFailuresAreFederationEventsAndHeldMessagesOneLinkEach) {
+  ASSERT_TRUE(have_pj_dump()) << "pj_dump not found: install Debian's pajeng (the README's test command does)";
+  json topo = small_topology(2, 4, INFINITY);
+  topo["link_failures"] = json::parse(R"([{"link": "wan_0_1", "down": 20, "up": 60},
+                                          {"link": "wan_0_1", "down": 100, "up": 130}])");
+  RunConfig c = make_config(topo, small_application(2, 5, 200, 0.3, 0.2));
+  c.options.paje_file = temp_path("paje_links.paje");
+  c.options.trace_file = temp_path("paje_links.jsonl");
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  ASSERT_GT(r.document["results"]["network"]["messages_delayed"].get<int>(), 0);
+  const PajeDump d = pj_dump_counts(c.options.paje_file);
+  ASSERT_EQ(d.status, 0) << d.error;
+  EXPECT_EQ(d.counts.at("Event LinkFault"), 4); // two outages: down and up each
+  EXPECT_EQ(d.counts.at("Event LinkFault"),
+            trace_count(c.options.trace_file, "link_down") + trace_count(c.options.trace_file, "link_up"));
+  // A message that waited for the link is one link from its send to its arrival.
+  EXPECT_EQ(d.counts.at("Link Message"), counter(r, "app.sent"));
+}
