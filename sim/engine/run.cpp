@@ -283,8 +283,12 @@ void Run::start_link_faults() {
     for (NodeId e : nodes)
       if (endpoints_.up[e]) send_signal(e, Signal{Signal::Kind::Network});
   };
-  links_.start([this, wake] { wake(wire_.senders_in_transit()); }, [this, wake] { wake(links_.take_holders()); },
-               [this] { return ending_.end.over(); });
+  links_.start(
+      [this, wake] {
+        wire_.note_cut();
+        wake(wire_.senders_in_transit());
+      },
+      [this, wake] { wake(links_.take_holders()); }, [this] { return ending_.end.over(); });
   links_.on_change([this] {
     update_engine_waiting();
     update_held();

@@ -65,7 +65,12 @@ Posted WireService::post(std::unique_ptr<Envelope> env, CommProxies::ProxyPtr& v
 
 Posted WireService::start(Envelope* env, std::uint64_t id, CommProxies::ProxyPtr& via) {
   sg4::Mailbox* mb = mailbox(env->dst, env->dst_inc);
-  auto comm = proxies_.put_async(env->src, mb, env, static_cast<uint64_t>(std::llround(env->bytes)), via);
+  double bytes = env->bytes;
+  if (auto rest = remaining_.find(id); rest != remaining_.end()) { // a cut transfer resumes
+    if (rest->second > 0) bytes = std::min(bytes, rest->second);
+    remaining_.erase(rest);
+  }
+  auto comm = proxies_.put_async(env->src, mb, env, static_cast<uint64_t>(std::llround(bytes)), via);
   // A failure may have struck the sender or the receiver while put_async yielded, and its purge
   // moved the entry off the wire (the envelope stays alive there).
   wire_.set_transfer(id, comm);
@@ -113,6 +118,16 @@ bool WireService::cut(std::uint64_t wire_id) {
   return true;
 }
 
+void WireService::note_cut() {
+  // Called as a link goes down, before SimGrid fails the transfers crossing it: what each transfer
+  // still had to send is what it sends once its route is back (the reliable channel resumes, as
+  // TCP retransmits only what was not acknowledged). A transfer the failure does not cut keeps
+  // an entry it never reads (erased when it is taken off the wire).
+  wire_.for_each([&](const Envelope& env, const sg4::CommPtr& comm) {
+    if (comm && comm->get_state() == sg4::Activity::State::STARTED) remaining_[env.wire_id] = comm->get_remaining();
+  });
+}
+
 std::set<NodeId> WireService::senders_in_transit() const {
   std::set<NodeId> out;
   wire_.for_each([&](const Envelope& env, const sg4::CommPtr& comm) {
@@ -123,6 +138,7 @@ std::set<NodeId> WireService::senders_in_transit() const {
 
 std::unique_ptr<Envelope> WireService::take(Envelope* env) {
   if (env->kind == Envelope::Kind::Signal) return std::unique_ptr<Envelope>(env);
+  if (!remaining_.empty()) remaining_.erase(env->wire_id);
   auto owned = wire_.take(env->wire_id);
   if (owned) observe_.paje.link_end(sg4::Engine::get_clock(), owned->wire_id);
   note_wire();
@@ -131,6 +147,7 @@ std::unique_ptr<Envelope> WireService::take(Envelope* env) {
 
 void WireService::drop(std::uint64_t wire_id) {
   unheld(wire_id);
+  if (!remaining_.empty()) remaining_.erase(wire_id);
   if (wire_.drop(wire_id)) {
     note_wire();
     observe_.stats.add("net.lost_in_transfer");
@@ -149,6 +166,7 @@ void WireService::purge(NodeId dead) {
       },
       [this, now](std::uint64_t id) {
         unheld(id);
+        if (!remaining_.empty()) remaining_.erase(id);
         observe_.paje.link_end(now, id);
       });
   note_wire();

@@ -54,6 +54,9 @@ class WireService final : public WirePort {
   void purge(NodeId dead);
   /** @brief The senders of envelopes whose transfer is under way (a link failure may have cut it). */
   std::set<NodeId> senders_in_transit() const;
+  /** @brief A link goes down: notes what each transfer under way still has to send (those it
+   *  cuts resume from there). */
+  void note_cut();
   /** @brief Envelopes waiting for a route (a link is down). */
   std::size_t held() const { return held_.size(); }
   /** @brief Nothing is on the wire (the termination rule). */
@@ -82,8 +85,9 @@ class WireService final : public WirePort {
     double since; // when a link failure first held it
     bool app;     // an application message
   };
-  std::unordered_map<std::uint64_t, Held> held_; // envelopes waiting for a route
-  int held_app_ = 0;                             // application messages among them
+  std::unordered_map<std::uint64_t, Held> held_;        // envelopes waiting for a route
+  int held_app_ = 0;                                    // application messages among them
+  std::unordered_map<std::uint64_t, double> remaining_; // bytes a transfer had left when a link failed
   /** @brief Envelope @p id no longer waits for a route (sent again, dropped or purged). */
   void unheld(std::uint64_t id);
   CommProxies::Mode proxy_mode_ = CommProxies::Mode::Auto;

@@ -9,6 +9,7 @@ model explains, when it has a consistency violation, or when it exits non-zero (
 Not a test: it takes minutes; run it after touching a protocol or the engine.
 
     tests/bench/stress.py [--protocols hc3i,msglog] [--start 1] [--count 200] [--keep DIR] [--outages]
+                          [--partitions]
 
 A run whose failures queue up (more deferred than struck) until the end date, or that the
 watchdog ends as "stuck: no progress: failures arrive faster than recoveries end", is an
@@ -17,7 +18,9 @@ protocol. A failing seed is re-run alone with --start SEED --count 1 --keep DIR:
 inputs, the command and a level-2 trace (the "stuck:" status and the trace say what waits).
 --outages adds failure domains (racks of 2 or of a whole cluster) and correlated sources (rack
 and cluster outages, often a cascade) to every scenario, from a random stream of their own: the
-scenarios without it are unchanged."""
+scenarios without it are unchanged. --partitions adds link failures (docs/INPUTS.md, "Link
+failures"): WAN links (with several clusters) and nodes' SAN links failing at random, and a
+scripted outage of a WAN link, also from a stream of their own."""
 import argparse
 import json
 import os
@@ -124,10 +127,30 @@ def add_outages(seed, topo, total):
         fail["cascade"] = {"probability": rnd.choice([0.3, 1.0]), "window": rnd.choice([0, 1, 5])}
 
 
-def run(binary, seed, protocol, folder, keep, outages=False):
+def add_partitions(seed, topo, total):
+    """Link failures: WAN links (several clusters) and SAN links at random, outages of a few to
+    tens of percent of the run, sometimes one long scripted WAN outage."""
+    rnd = random.Random(seed * 6271 + 29)
+    k = len(topo["clusters"])
+    links = []
+    if k > 1:
+        links.append({"scope": "wan", "mtbf": total * rnd.choice([0.2, 0.5, 1.0]),
+                      "downtime": {"distribution": "uniform", "min": total * 0.01, "max": total * rnd.choice([0.05, 0.2])}})
+        if rnd.random() < 0.3:
+            a, b = sorted(rnd.sample(range(k), 2))
+            down = rnd.uniform(0, total)
+            links.append({"link": f"wan_{a}_{b}", "down": down, "up": down + total * rnd.choice([0.1, 0.5])})
+    if rnd.random() < 0.5 or k == 1:
+        links.append({"scope": "san", "mtbf": total * rnd.choice([2.0, 5.0]), "downtime": total * rnd.choice([0.01, 0.05])})
+    topo["link_failures"] = links
+
+
+def run(binary, seed, protocol, folder, keep, outages=False, partitions=False):
     params, topo, app, timers, trace, total = scenario(seed, protocol)
     if outages:
         add_outages(seed, topo, total)
+    if partitions:
+        add_partitions(seed, topo, total)
     for name, doc in (("topology", topo), ("application", app), ("timers", timers)):
         with open(os.path.join(folder, f"{name}.json"), "w") as f:
             json.dump(doc, f, indent=1)
@@ -181,6 +204,7 @@ def main():
     ap.add_argument("--ckptsim", default=os.path.join(here, "..", "..", "build", "ckptsim"))
     ap.add_argument("--keep", help="folder to keep the inputs, command and level-2 trace of the last run")
     ap.add_argument("--outages", action="store_true", help="add racks and rack/cluster outages to every scenario")
+    ap.add_argument("--partitions", action="store_true", help="add WAN and SAN link failures to every scenario")
     args = ap.parse_args()
     protocols = args.protocols.split(",")
     unknown = set(protocols) - set(VARIANTS)
@@ -193,7 +217,7 @@ def main():
         os.makedirs(folder, exist_ok=True)
         for seed in range(args.start, args.start + args.count):
             for protocol in protocols:
-                why = run(args.ckptsim, seed, protocol, folder, args.keep, args.outages)
+                why = run(args.ckptsim, seed, protocol, folder, args.keep, args.outages, args.partitions)
                 if why == "overload":
                     overloaded[protocol] += 1
                 elif why:
