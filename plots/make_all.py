@@ -25,7 +25,8 @@ import common
 ROOT = common.ROOT
 EXPERIMENTS = os.path.join(ROOT, "workloads", "experiments")
 # Figure families, one script each (plots/<name>.py with a main()).
-FAMILIES = ["hc3i", "cck", "lammpi", "daly", "taskgraph", "replicated", "mpi", "failures_regimes"]
+FAMILIES = ["hc3i", "cck", "lammpi", "daly", "taskgraph", "replicated", "mpi", "failures_regimes",
+            "network_partitions"]
 
 
 def log(msg):
