@@ -122,8 +122,14 @@ void Mailbox::acknowledge(NodeContext& ctx, const AppMessage& msg, std::uint64_t
   ctx.send_control(msg.src, control(Msg::LogAck, a));
 }
 
-void Mailbox::drop_inbox() {
-  inbox_.clear();
+void Mailbox::drop_inbox(std::uint64_t keep_from_view) {
+  // A message sent once its sender knew of this rollback (its view of our cluster is the new
+  // epoch or later) belongs to the execution after it: it may be the very re-send answering our
+  // alert, which reached this node before its cluster's rollback order did (a delayed order: a
+  // failed link). Nobody would send it again: it stays, and is handled after the rollback.
+  std::erase_if(inbox_, [keep_from_view](const auto& held) {
+    return static_cast<const Piggyback&>(*held.second).view < keep_from_view;
+  });
   force_asked_.clear();
 }
 

@@ -53,9 +53,11 @@ class Mailbox {
   void process_early_intra(NodeContext& ctx);
   /** @brief A CLC committed: the forced CLCs asked for are taken. */
   void forget_force_requests() { force_asked_.clear(); }
-  /** @brief A failure or a rollback of this cluster: the inter-cluster messages held are dropped
-   *  (not acknowledged, their senders re-send them on the alert) and the requests forgotten. */
-  void drop_inbox();
+  /** @brief A failure or a rollback of this cluster: the inter-cluster messages held that were
+   *  sent before their sender knew of it (a view of this cluster below @p keep_from_view, the
+   *  rollback's new epoch) are dropped (not acknowledged, their senders re-send them on the
+   *  alert); the later ones stay. The forced-CLC requests are forgotten. */
+  void drop_inbox(std::uint64_t keep_from_view);
   /** @brief A rollback restored counts @p c (a CLC's), or the initial state's (none). */
   void restore(const ChannelCounts& c) { counts_ = c; }
 

@@ -20,7 +20,7 @@ void Recovery::on_failure_detected(NodeContext& ctx, const FailureNotice& notice
   if (ordered_failure_ >= notice.id) return; // the recovery leader's order came first: applied
   abort_clc(ctx, true);
   waiting_order_ = true;
-  mailbox_.drop_inbox(); // their senders re-send them on our alert (not acknowledged)
+  mailbox_.drop_inbox(deps_.epoch() + 1); // their senders re-send them on our alert (not acknowledged)
   leader_.forget_wanted();
   gate_.update_app(ctx);
   if (place_.self() != place_.recovery_leader(notice)) return; // its lowest survivor leads
@@ -114,7 +114,7 @@ void Recovery::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch,
   deps_.set_epoch(new_epoch);
   deps_.drop_after(ctx, target); // the CLCs after the target can never be restored
   deps_.record_storage(ctx);
-  mailbox_.drop_inbox();
+  mailbox_.drop_inbox(new_epoch);
   leader_.forget_wanted();
   loading_ = true;
   gate_.update_app(ctx);

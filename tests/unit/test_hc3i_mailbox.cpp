@@ -147,10 +147,27 @@ TEST_F(Hc3iMailbox, IntraClusterMessagesOfAnotherEpochAreDroppedOrHeld) {
 
 TEST_F(Hc3iMailbox, AFailureDropsTheInboxAndForgetsTheRequests) {
   receive(10, 1);
-  p.mailbox.drop_inbox();
+  p.mailbox.drop_inbox(1); // a rollback to epoch 1
   EXPECT_TRUE(p.mailbox.empty());
   receive(11, 1, 0, 0, 1); // asks again: the request was forgotten
   EXPECT_EQ(ctx.control_names(), (std::vector<std::string>{"CLC_FORCE", "CLC_FORCE"}));
+}
+
+TEST_F(Hc3iMailbox, ARollbackKeepsTheMessagesSentOnceTheSenderKnewOfIt) {
+  // c1 (epoch 0) holds two messages from c0: one sent before c0 heard of c1's rollback to epoch
+  // 1 (view 0), one after (view 1: a re-send answering c1's alert, or a later send) that arrived
+  // before this node's rollback order (a delayed order). The rollback drops the first (its
+  // sender re-sends it on the alert) and keeps the second, delivered once the rollback is applied.
+  receive(20, 0, 0, 0, 1); // c0's SN 0 <= the DDV entry: deliverable, unless it waits
+  receive(21, 0, 0, 1, 2);
+  EXPECT_EQ(delivered(), std::vector<std::uint64_t>{20});
+  EXPECT_FALSE(p.mailbox.empty()); // 21 waits: view 1 > c1's epoch 0
+  p.deps.set_epoch(1);
+  p.mailbox.drop_inbox(1);
+  EXPECT_FALSE(p.mailbox.empty());
+  p.mailbox.process_inbox(ctx);
+  EXPECT_EQ(delivered(), (std::vector<std::uint64_t>{20, 21}));
+  EXPECT_TRUE(p.mailbox.empty());
 }
 
 } // namespace
