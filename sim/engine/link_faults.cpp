@@ -212,8 +212,9 @@ void LinkFaults::changed(const sg4::Link& part) {
   if (on_change_) on_change_();
 }
 
-bool LinkFaults::repair_scheduled() const {
-  return std::any_of(tracked_.begin(), tracked_.end(), [](const Tracked& t) { return t.down && t.scheduled_down > 0; });
+bool LinkFaults::waits_for_repair() const {
+  return !holders_.empty() &&
+         std::any_of(tracked_.begin(), tracked_.end(), [](const Tracked& t) { return t.down && t.scheduled_down > 0; });
 }
 
 std::string LinkFaults::down_report() const {

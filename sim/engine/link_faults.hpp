@@ -49,17 +49,20 @@ class LinkFaults {
   bool route_up(const sg4::Host* from, const sg4::Host* to) const;
   /** @brief Links down now. */
   int links_down() const { return down_now_; }
-  /** @brief A link is down whose repair the schedule holds (the engine's own pending event: the
-   *  watchdog does not count the wait for it as idle). A profile of a platform XML may never bring
-   *  its link back: waiting for it is idle. */
-  bool repair_scheduled() const;
+  /** @brief Transfers wait for a route while a link is down whose repair the schedule holds: the
+   *  engine's own pending event, which the watchdog does not count as idleness. A link down with
+   *  nothing waiting for it holds nothing; a profile of a platform XML may never bring its link
+   *  back: waiting for it is idle. */
+  bool waits_for_repair() const;
   /** @brief The links down now and since when, for the report of a run that cannot progress. */
   std::string down_report() const;
   /** @brief Link failures so far (how many times a link went down): a sender whose count moved
    *  looks for transfers a failure cut. */
   std::uint64_t cuts() const { return cuts_; }
   /** @brief @p endpoint holds transfers for want of a route: it is told when a link comes back. */
-  void hold(NodeId endpoint) { holders_.insert(endpoint); }
+  void hold(NodeId endpoint) {
+    if (holders_.insert(endpoint).second && holders_.size() == 1 && on_change_) on_change_();
+  }
   /** @brief The endpoints to tell that a link came back (and forgets them). */
   std::set<NodeId> take_holders() { return std::exchange(holders_, {}); }
 

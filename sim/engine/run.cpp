@@ -179,7 +179,7 @@ void Run::set_app_finished(NodeId node, bool finished) {
 void Run::update_held() {
   // A link whose repair is scheduled holds transfers the run waits for, as a recovery does.
   ending_.termination.update_held(failures_.recoveries.open() == 0 && failures_.deferred.empty() &&
-                                      !links_.repair_scheduled() && !ending_.end.over(),
+                                      !links_.waits_for_repair() && !ending_.end.over(),
                                   sg4::Engine::get_clock());
 }
 

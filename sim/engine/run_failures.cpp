@@ -168,7 +168,7 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
 
 void Run::update_engine_waiting() {
   ending_.termination.set_engine_waiting(failures_.nodes_down > 0 || failures_.recoveries.awaiting_detection() ||
-                                             links_.repair_scheduled(),
+                                             links_.waits_for_repair(),
                                          sg4::Engine::get_clock());
 }
 
