@@ -7,6 +7,7 @@ say.
 
     /usr/bin/python3 tests/plots/test_spacetime.py OUTDIR     # images go to OUTDIR (ctest: the build folder)
 """
+import json
 import os
 import subprocess
 import sys
@@ -137,15 +138,14 @@ def link_outages(outdir):
     wan_i_j over clusters i and j, a node's SAN link over that node, an outage still under way at
     the end up to the end."""
     trace = os.path.join(outdir, "links.jsonl")
+    events = [{"t": 0.0, "ev": "run_start", "protocol": "none", "seed": 1, "nodes": 6, "clusters": 3,
+               "cluster_names": ["a", "b", "c"], "cluster_sizes": [2, 2, 2],
+               "hosts": ["a-0", "a-1", "b-0", "b-1", "c-0", "c-1"], "services": []},
+              {"t": 1.0, "ev": "link_down", "link": "wan_0_2"}, {"t": 2.0, "ev": "link_down", "link": "b-1_link"},
+              {"t": 3.0, "ev": "link_up", "link": "wan_0_2", "down": 2.0},
+              {"t": 4.0, "ev": "link_down", "link": "controller_0"}, {"t": 6.0, "ev": "run_end", "makespan": 6.0}]
     with open(trace, "w") as f:
-        f.write('{"t":0.0,"ev":"run_start","protocol":"none","seed":1,"nodes":6,"clusters":3,'
-                '"cluster_names":["a","b","c"],"cluster_sizes":[2,2,2],'
-                '"hosts":["a-0","a-1","b-0","b-1","c-0","c-1"],"services":[]}\n'
-                '{"t":1.0,"ev":"link_down","link":"wan_0_2"}\n'
-                '{"t":2.0,"ev":"link_down","link":"b-1_link"}\n'
-                '{"t":3.0,"ev":"link_up","link":"wan_0_2","down":2.0}\n'
-                '{"t":4.0,"ev":"link_down","link":"controller_0"}\n'
-                '{"t":6.0,"ev":"run_end","makespan":6.0}\n')
+        f.writelines(json.dumps(e) + "\n" for e in events)
     for view in ("--exact", "--aggregate"):
         status, err = draw(trace, os.path.join(outdir, "links%s.png" % view), view)
         check(status == 0 and "every event kind of the trace is drawn" in err, "links %s: %d %r" % (view, status, err))

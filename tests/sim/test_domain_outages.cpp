@@ -6,6 +6,7 @@
  * or backup fail together) and interleaved halves (never), so that both outcomes occur. */
 #include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
+#include "tests/support/variants.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,18 +20,7 @@ using namespace ckptsim::test_support;
 
 namespace {
 
-struct Variant {
-  std::string protocol;
-  std::map<std::string, std::string> params;
-  std::string storage; // "" for the protocol's default
-  std::string name() const {
-    std::string n = protocol;
-    for (const auto& [k, v] : params) n += "_" + v;
-    if (!storage.empty()) n += "_" + storage;
-    return n;
-  }
-};
-void PrintTo(const Variant& v, std::ostream* os) { *os << v.name(); }
+using Variant = ProtocolVariant;
 
 constexpr int kClusters = 2;
 constexpr int kNodes = 6;
@@ -67,12 +57,7 @@ RunConfig outage_config(int seed, const Variant& v, bool failures) {
     topo["mtbf"] = "inf";
     topo["failures"].erase("correlated");
   }
-  RunConfig c = make_config(topo, outage_application(v), {{"default", {{"checkpoint_period", 5}, {"gc_period", 20}}}});
-  c.options.protocol = v.protocol;
-  c.options.params = v.params;
-  c.options.seed = static_cast<std::uint64_t>(seed);
-  c.options.end_date = 1e6; // far: every run must end by itself long before
-  return c;
+  return variant_config(topo, outage_application(v), v, seed);
 }
 
 class DomainOutages : public ::testing::TestWithParam<Variant> {};
@@ -83,7 +68,7 @@ TEST_P(DomainOutages, HundredRunsEndByThemselvesWithoutViolation) {
   const Variant& v = GetParam();
   // The livelocks the protocols' models allow (docs/MODEL.md, "A run always ends"): a run that
   // redoes, again and again, work the next failure undoes ends by the watchdog's third rule.
-  const bool may_livelock = v.protocol == "none" || v.protocol == "independent" || v.protocol == "cck";
+  const bool may_livelock = v.may_livelock();
   int completed = 0, unrecoverable = 0, livelocks = 0, completed_after_outage = 0, outages = 0;
   for (int seed = 1; seed <= 100; seed++) {
     auto r = run_in_child(outage_config(seed, v, true));

@@ -21,15 +21,24 @@ constexpr double kLfEps = 1e-9;
 constexpr double kLfSanLat = 10e-6, kLfSanBw = 80e6, kLfWanLat = 150e-6;
 constexpr double kLfEpoch = 8; // protocol none piggybacks its 8-byte epoch on every message
 
-// The dates of each labelled message's sends and deliveries.
-std::map<std::string, std::pair<double, double>> lf_dates(const std::string& trace) {
-  std::map<std::string, std::pair<double, double>> out;
-  for (const auto& ev : read_trace(trace)) {
-    if (!ev.contains("label")) continue;
-    if (ev["ev"] == "app_send") out[ev["label"]].first = ev["t"];
-    if (ev["ev"] == "app_deliver") out[ev["label"]].second = ev["t"];
-  }
-  return out;
+// Two one-host clusters a and b (80 MB/s, no latency of their own) joined by a WAN link "wan"
+// (100 MB/s, 150 us) whose SimGrid state profile is @p profile, in a fresh folder: the XML's path.
+std::string profile_platform(const std::string& name, const std::string& profile) {
+  const std::string dir = temp_path(name);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/state.txt") << profile;
+  std::ofstream(dir + "/platform.xml") << R"(<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <zone id="federation" routing="Full">
+    <cluster id="a" prefix="a-" suffix="" radical="0-0" speed="1Gf" bw="80MBps" lat="0us" router_id="a-router"/>
+    <cluster id="b" prefix="b-" suffix="" radical="0-0" speed="1Gf" bw="80MBps" lat="0us" router_id="b-router"/>
+    <link id="wan" bandwidth="100MBps" latency="150us" state_file="state.txt"/>
+    <zoneRoute src="a" dst="b" gw_src="a-router" gw_dst="b-router"><link_ctn id="wan"/></zoneRoute>
+  </zone>
+</platform>
+)";
+  return dir + "/platform.xml";
 }
 
 RunConfig lf_outage(json app, const std::string& link, double down, double up, const std::string& name) {
@@ -49,7 +58,7 @@ TEST(LinkFaults, ATransferTheFailureCutsResumesOnceTheLinkIsBack) {
                      "wan_0_1", 0.5, 3.0, "cut.jsonl");
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
-  auto d = lf_dates(c.options.trace_file);
+  auto d = send_deliver_dates(c.options.trace_file);
   EXPECT_NEAR(d["cut"].first, 0.0, kLfEps);
   const double latency = kLfSanLat + kLfWanLat;
   const double rest = (1e8 + kLfEpoch) - (0.5 - latency) * kLfSanBw;     // bytes not sent at the cut
@@ -86,7 +95,7 @@ TEST(LinkFaults, AMessageSentWhileTheLinkIsDownWaitsForItAndALocalOneDoesNot) {
                      "wan_0_1", 0.5, 3.0, "held.jsonl");
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
-  auto d = lf_dates(c.options.trace_file);
+  auto d = send_deliver_dates(c.options.trace_file);
   EXPECT_NEAR(d["held"].first, 1.0, kLfEps);
   EXPECT_NEAR(d["held"].second, 3.0 + kLfSanLat + kLfWanLat + (1000 + kLfEpoch) / kLfSanBw, kLfEps);
   EXPECT_NEAR(d["local"].second, 1.0 + kLfSanLat + (1000 + kLfEpoch) / kLfSanBw, kLfEps);
@@ -107,8 +116,8 @@ TEST(LinkFaults, OverlappingOutagesOfOneLinkKeepItDownUntilTheLastEnds) {
   c.options.trace_file = temp_path("overlap.jsonl");
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
-  EXPECT_NEAR(lf_dates(c.options.trace_file)["m"].second, 3.0 + kLfSanLat + kLfWanLat + (1000 + kLfEpoch) / kLfSanBw,
-              kLfEps);
+  EXPECT_NEAR(send_deliver_dates(c.options.trace_file)["m"].second,
+              3.0 + kLfSanLat + kLfWanLat + (1000 + kLfEpoch) / kLfSanBw, kLfEps);
   EXPECT_EQ(trace_events(c.options.trace_file, "link_down").size(), 1u);
   EXPECT_NEAR(r.document["results"]["network"]["links"]["wan_0_1"]["down_seconds"].get<double>(), 2.5, kLfEps);
 }
@@ -117,28 +126,15 @@ TEST(LinkFaults, AnAvailabilityProfileOfAPlatformXmlLinkActsAsAScriptedOutage) {
   // Two one-host clusters joined by a WAN whose state profile downs it from 0.5 s to 3 s. Without
   // a transfer using the link when it comes back, SimGrid would apply the profile's event in
   // passing and the held message would leave only at the next activity's end (never, here).
-  const std::string dir = temp_path("xml-profile");
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/state.txt") << "0.5 0\n3 1\n";
-  std::ofstream(dir + "/platform.xml") << R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="federation" routing="Full">
-    <cluster id="a" prefix="a-" suffix="" radical="0-0" speed="1Gf" bw="80MBps" lat="0us" router_id="a-router"/>
-    <cluster id="b" prefix="b-" suffix="" radical="0-0" speed="1Gf" bw="80MBps" lat="0us" router_id="b-router"/>
-    <link id="wan" bandwidth="100MBps" latency="150us" state_file="state.txt"/>
-    <zoneRoute src="a" dst="b" gw_src="a-router" gw_dst="b-router"><link_ctn id="wan"/></zoneRoute>
-  </zone>
-</platform>
-)";
-  json topo{{"platform", dir + "/platform.xml"}, {"mtbf", "inf"}};
+  const std::string xml = profile_platform("xml-profile", "0.5 0\n3 1\n");
+  json topo{{"platform", xml}, {"mtbf", "inf"}};
   RunConfig c = make_config(topo, json::parse(R"({"kind": "scripted", "nodes": {
                               "a-0": [{"send": "b-0", "size": 100000000, "label": "cut"},
                                       {"compute": "1s"}, {"send": "b-0", "size": 1000, "label": "held"}]}})"));
   c.options.trace_file = temp_path("xml-profile.jsonl");
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
-  auto d = lf_dates(c.options.trace_file);
+  auto d = send_deliver_dates(c.options.trace_file);
   // Both leave at 3 s (the big one's rest, the small one whole) and share the path: the small one
   // ends first, FIFO holds it for the big one.
   const double rest = (1e8 + kLfEpoch) - (0.5 - kLfWanLat) * kLfSanBw;
@@ -152,7 +148,7 @@ TEST(LinkFaults, AnAvailabilityProfileOfAPlatformXmlLinkActsAsAScriptedOutage) {
   EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
 
   // A profile SimGrid could not open is an input error naming it, not an abort.
-  std::filesystem::remove(dir + "/state.txt");
+  std::filesystem::remove(std::filesystem::path(xml).parent_path() / "state.txt");
   auto missing = run_in_child(c);
   EXPECT_EQ(missing.exit_status, 2);
   EXPECT_NE(missing.error.find("state_file: cannot open profile \"state.txt\""), std::string::npos) << missing.error;
@@ -206,29 +202,15 @@ TEST(LinkFaults, AnOutageLongerThanTheStallLimitIsWaitedForWhenItsRepairIsSchedu
   auto r = run_in_child(c);
   ASSERT_EQ(r.exit_status, 0) << r.error;
   EXPECT_EQ(r.document["results"]["status"], "completed");
-  EXPECT_NEAR(lf_dates(c.options.trace_file)["m"].second, 500.0 + kLfSanLat + kLfWanLat + (1000 + kLfEpoch) / kLfSanBw,
-              kLfEps);
+  EXPECT_NEAR(send_deliver_dates(c.options.trace_file)["m"].second,
+              500.0 + kLfSanLat + kLfWanLat + (1000 + kLfEpoch) / kLfSanBw, kLfEps);
 }
 
 TEST(LinkFaults, ALinkThatNeverComesBackEndsTheRunAsStuckNamingIt) {
   // A platform XML's profile takes the WAN down at 0.5 s for good: the message sent at 1 s waits
   // for a route forever, and the watchdog ends the run after its limit (here 100 s) of idleness.
-  const std::string dir = temp_path("xml-forever");
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/state.txt") << "0.5 0\n";
-  std::ofstream(dir + "/platform.xml") << R"(<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <zone id="federation" routing="Full">
-    <cluster id="a" prefix="a-" suffix="" radical="0-0" speed="1Gf" bw="80MBps" lat="0us" router_id="a-router"/>
-    <cluster id="b" prefix="b-" suffix="" radical="0-0" speed="1Gf" bw="80MBps" lat="0us" router_id="b-router"/>
-    <link id="wan" bandwidth="100MBps" latency="150us" state_file="state.txt"/>
-    <zoneRoute src="a" dst="b" gw_src="a-router" gw_dst="b-router"><link_ctn id="wan"/></zoneRoute>
-  </zone>
-</platform>
-)";
-  RunConfig c = make_config(json{{"platform", dir + "/platform.xml"}, {"mtbf", "inf"}},
-                            json::parse(R"({"kind": "scripted", "nodes": {
+  const std::string xml = profile_platform("xml-forever", "0.5 0\n");
+  RunConfig c = make_config(json{{"platform", xml}, {"mtbf", "inf"}}, json::parse(R"({"kind": "scripted", "nodes": {
                               "a-0": [{"compute": "1s"}, {"send": "b-0", "size": 1000}]}})"));
   c.options.stall_limit = 100;
   auto r = run_in_child(c);

@@ -1,6 +1,7 @@
 /* Message times on a 2-cluster platform (CM02): a SAN message takes SAN latency + size / SAN
  * bandwidth, a WAN message SAN latency + WAN latency + size / min(SAN, WAN bandwidth); and a
  * small message sent after a large one on the same channel is delivered after it (FIFO). */
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -32,16 +33,6 @@ json script() {
       ]
     }
   })");
-}
-
-std::map<std::string, std::pair<double, double>> send_deliver_dates(const std::string& trace) {
-  std::map<std::string, std::pair<double, double>> out;
-  for (const auto& ev : read_trace(trace)) {
-    if (!ev.contains("label")) continue;
-    if (ev["ev"] == "app_send") out[ev["label"]].first = ev["t"];
-    if (ev["ev"] == "app_deliver") out[ev["label"]].second = ev["t"];
-  }
-  return out;
 }
 
 std::vector<std::string> delivery_order(const std::string& trace) {

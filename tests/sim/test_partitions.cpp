@@ -6,6 +6,7 @@
  * messages delayed and transfers cut and sent again. */
 #include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
+#include "tests/support/variants.hpp"
 
 #include <gtest/gtest.h>
 
@@ -16,16 +17,7 @@ using namespace ckptsim::test_support;
 
 namespace {
 
-struct PartitionVariant {
-  std::string protocol;
-  std::map<std::string, std::string> params;
-  std::string name() const {
-    std::string n = protocol;
-    for (const auto& [k, v] : params) n += "_" + v;
-    return n;
-  }
-};
-void PrintTo(const PartitionVariant& v, std::ostream* os) { *os << v.name(); }
+using PartitionVariant = ProtocolVariant;
 
 json partition_topology(int seed, bool failures) {
   const int clusters = seed % 2 == 1 ? 2 : 3;
@@ -45,13 +37,7 @@ json partition_topology(int seed, bool failures) {
 RunConfig partition_config(int seed, const PartitionVariant& v, bool failures) {
   json app{{"kind", "stencil"}, {"dims", 1},        {"width", 24},
            {"iterations", 40},  {"task_cost", 0.5}, {"cell_size", "64KiB"}};
-  RunConfig c = make_config(partition_topology(seed, failures), app,
-                            {{"default", {{"checkpoint_period", 5}, {"gc_period", 20}}}});
-  c.options.protocol = v.protocol;
-  c.options.params = v.params;
-  c.options.seed = static_cast<std::uint64_t>(seed);
-  c.options.end_date = 1e6; // far: every run must end by itself long before
-  return c;
+  return variant_config(partition_topology(seed, failures), app, v, seed);
 }
 
 class Partitions : public ::testing::TestWithParam<PartitionVariant> {};
@@ -60,8 +46,7 @@ class Partitions : public ::testing::TestWithParam<PartitionVariant> {};
 
 TEST_P(Partitions, HundredRunsWithNodeFailuresEndByThemselvesWithoutViolationOrLoss) {
   const PartitionVariant& v = GetParam();
-  // The livelocks the protocols' models allow (docs/MODEL.md, "A run always ends").
-  const bool may_livelock = v.protocol == "none" || v.protocol == "independent" || v.protocol == "cck";
+  const bool may_livelock = v.may_livelock();
   int completed = 0, livelocks = 0, delayed = 0, resent = 0, checkpoints_held = 0;
   for (int seed = 1; seed <= 100; seed++) {
     auto r = run_in_child(partition_config(seed, v, true));
@@ -95,13 +80,13 @@ TEST_P(Partitions, HundredRunsWithNodeFailuresEndByThemselvesWithoutViolationOrL
 }
 
 INSTANTIATE_TEST_SUITE_P(Protocols, Partitions,
-                         ::testing::Values(PartitionVariant{"none", {}}, PartitionVariant{"coordinated", {}},
-                                           PartitionVariant{"hc3i", {}},
-                                           PartitionVariant{"hc3i", {{"transitive", "true"}}},
-                                           PartitionVariant{"independent", {{"unit", "process"}}},
-                                           PartitionVariant{"independent", {{"unit", "cluster"}}},
-                                           PartitionVariant{"msglog", {{"variant", "pessimistic"}}},
-                                           PartitionVariant{"msglog", {{"variant", "causal"}}},
-                                           PartitionVariant{"msglog", {{"variant", "optimistic"}}},
-                                           PartitionVariant{"cck", {}}, PartitionVariant{"taskgraph", {}}),
+                         ::testing::Values(PartitionVariant{"none", {}, ""}, PartitionVariant{"coordinated", {}, ""},
+                                           PartitionVariant{"hc3i", {}, ""},
+                                           PartitionVariant{"hc3i", {{"transitive", "true"}}, ""},
+                                           PartitionVariant{"independent", {{"unit", "process"}}, ""},
+                                           PartitionVariant{"independent", {{"unit", "cluster"}}, ""},
+                                           PartitionVariant{"msglog", {{"variant", "pessimistic"}}, ""},
+                                           PartitionVariant{"msglog", {{"variant", "causal"}}, ""},
+                                           PartitionVariant{"msglog", {{"variant", "optimistic"}}, ""},
+                                           PartitionVariant{"cck", {}, ""}, PartitionVariant{"taskgraph", {}, ""}),
                          [](const ::testing::TestParamInfo<PartitionVariant>& info) { return info.param.name(); });

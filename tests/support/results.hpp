@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ckptsim::test_support {
@@ -37,6 +39,18 @@ inline std::vector<nlohmann::json> trace_events(const std::string& trace, const 
   std::vector<nlohmann::json> out;
   for (const auto& e : read_trace(trace))
     if (e["ev"] == ev) out.push_back(e);
+  return out;
+}
+
+/** @brief Per label of the scripted application's messages in the trace file @p trace: the date
+ *  of its (last) send and of its (last) delivery. */
+inline std::map<std::string, std::pair<double, double>> send_deliver_dates(const std::string& trace) {
+  std::map<std::string, std::pair<double, double>> out;
+  for (const auto& ev : read_trace(trace)) {
+    if (!ev.contains("label")) continue;
+    if (ev["ev"] == "app_send") out[ev["label"]].first = ev["t"];
+    if (ev["ev"] == "app_deliver") out[ev["label"]].second = ev["t"];
+  }
   return out;
 }
 
