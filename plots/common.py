@@ -24,6 +24,17 @@ OURS = "#1f77b4"
 PAPER = "#d62728"
 
 
+# The protocols the experiments over federations compare (workloads/failures, workloads/network), as
+# their tables name them, with their legend label and colour (as plots/mpi.py's).
+def protocols(none_label):
+    """(name, legend label, colour) of each protocol; NONE_LABEL: protocol none's legend label."""
+    return [("none", none_label, "0.7"),
+            ("coordinated", "coordinated", "#1f77b4"),
+            ("hc3i", "hc3i (buddy)", "#2ca02c"),
+            ("independent:unit=cluster", "independent, unit=cluster", "#ff7f0e"),
+            ("msglog:variant=pessimistic", "msglog, pessimistic", "#9467bd")]
+
+
 class MissingResults(Exception):
     """A table a figure needs does not exist: its experiment has not been run."""
 
@@ -44,6 +55,22 @@ def read_table(path):
             elif line.strip():
                 body.append(line)
     return list(csv.DictReader(body)), comments
+
+
+def distinct(rows, name):
+    """The values of column NAME, in the order they first appear."""
+    values = []
+    for r in rows:
+        if r[name] not in values:
+            values.append(r[name])
+    return values
+
+
+def federations_table(path):
+    """A table of the experiments over federations (workloads/failures, workloads/network): its rows,
+    its federations in the order they come, and the runs of its first row (the seeds per point)."""
+    rows, _ = read_table(path)
+    return rows, distinct(rows, "federation"), int(num(rows[0]["runs"]))
 
 
 def num(text, default=math.nan):

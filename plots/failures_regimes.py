@@ -16,11 +16,7 @@ import common
 PATH = os.path.join(common.RESULTS, "failures", "regimes.csv")
 
 # Protocols as the table names them, their legend label and colour (as plots/mpi.py).
-PROTOCOLS = [("none", "none (restart from scratch)", "0.7"),
-             ("coordinated", "coordinated", "#1f77b4"),
-             ("hc3i", "hc3i (buddy)", "#2ca02c"),
-             ("independent:unit=cluster", "independent, unit=cluster", "#ff7f0e"),
-             ("msglog:variant=pessimistic", "msglog, pessimistic", "#9467bd")]
+PROTOCOLS = common.protocols("none (restart from scratch)")
 REGIMES = [("exponential", "exponential"), ("correlated", "correlated\n(rack, cluster)"),
            ("weibull-0.6", "Weibull\nshape 0.6"), ("lanl-log", "LANL-format\nlog")]
 # hc3i's storage panel: (regime, storage, label).
@@ -78,12 +74,7 @@ def outcomes(ax, rows):
 
 
 def main():
-    rows, _ = common.read_table(PATH)
-    federations = []
-    for r in rows:
-        if r["federation"] not in federations:
-            federations.append(r["federation"])
-    seeds = int(common.num(rows[0]["runs"]))
+    rows, federations, seeds = common.federations_table(PATH)
     fig, axes = common.plt.subplots(len(federations), 3, figsize=(13, 4.2 * len(federations) + 0.6),
                                     gridspec_kw={"width_ratios": [1.25, 1.25, 0.8]}, squeeze=False)
     for f, fed in enumerate(federations):

@@ -21,11 +21,7 @@ import common
 PATH = os.path.join(common.RESULTS, "network", "partitions.csv")
 
 # Protocols as the table names them, their legend label and colour (as plots/failures_regimes.py).
-PROTOCOLS = [("none", "none (no checkpoint)", "0.7"),
-             ("coordinated", "coordinated", "#1f77b4"),
-             ("hc3i", "hc3i (buddy)", "#2ca02c"),
-             ("independent:unit=cluster", "independent, unit=cluster", "#ff7f0e"),
-             ("msglog:variant=pessimistic", "msglog, pessimistic", "#9467bd")]
+PROTOCOLS = common.protocols("none (no checkpoint)")
 # Partition regimes (wan_mtbf, downtime, label), from the rarest and shortest outages to the most
 # frequent and longest.
 POINTS = [("4h", "1min", "4 h\n1 min"), ("1h", "1min", "1 h\n1 min"), ("15min", "1min", "15 min\n1 min"),
@@ -81,12 +77,7 @@ def bars(ax, cell, col, protocols, log=False, nodes="none", marker_nodes=None):
 
 
 def main():
-    rows, _ = common.read_table(PATH)
-    federations = []
-    for r in rows:
-        if r["federation"] not in federations:
-            federations.append(r["federation"])
-    seeds = int(common.num(rows[0]["runs"]))
+    rows, federations, seeds = common.federations_table(PATH)
     fig, axes = common.plt.subplots(len(federations), 4, figsize=(16, 3.9 * len(federations) + 0.9), squeeze=False)
     checkpointing = PROTOCOLS[1:]  # none sends no protocol message
     for f, fed in enumerate(federations):

@@ -69,6 +69,27 @@ def publish(path, comments, header, rows, fmt, runs, wall, root):
     print("-> %s (%d runs, %.1f s)\n" % (os.path.relpath(path, root), runs, wall))
 
 
+def with_ci(names):
+    """The header cells of mean columns: each name, then its 95 % half-width's (name_ci95)."""
+    cells = []
+    for name in names:
+        cells += [name, name + "_ci95"]
+    return cells
+
+
+def publish_with_runs(path, runs_path, comments, runs_title, header, rows, runs_header, run_rows, short, runs, wall,
+                      rel):
+    """The means table at PATH and the per-run table at RUNS_PATH (cells through mean_cell), both with
+    the '#' COMMENTS, the per-run one with RUNS_TITLE for their first line; then on stdout the title
+    line, the SHORT columns of the means table aligned, and where both went (as REL(path) names them)."""
+    write_csv(path, comments, header, rows, mean_cell)
+    write_csv(runs_path, [runs_title] + comments[1:], runs_header, run_rows, mean_cell)
+    idx = [header.index(c) for c in short]
+    print(comments[0])
+    print(aligned(short, [[r[i] for i in idx] for r in rows], mean_cell))
+    print("-> %s, %s (%d runs, %.1f s)" % (rel(path), rel(runs_path), runs, wall))
+
+
 def add_simulator_options(parser, root):
     """--jobs and --ckptsim, the options every experiment script takes."""
     parser.add_argument("--jobs", type=int, default=2, help="ckptsim processes at a time (default 2)")

@@ -46,25 +46,20 @@ row per run), both with '#' header lines saying how they were made, and prints t
 /usr/bin/python3 plots/failures_regimes.py draws it. See workloads/failures/README.md, "Experiment:
 failure regimes". Standard library only (Python >= 3.7)."""
 import argparse
-import concurrent.futures
 import datetime
 import json
 import math
 import os
 import random
 import shlex
-import subprocess
 import sys
-import tempfile
-import threading
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, aligned, git_line, made_by, mean_cell, mean_ci, simulator, write_csv  # noqa: E402
+sys.path.insert(0, os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "experiments")))
+from results_file import add_simulator_options, git_line, made_by, publish_with_runs, with_ci  # noqa: E402
+import federations  # noqa: E402
+from federations import (DEFAULT_STORAGE, MPI_APPLICATION, PROTOCOLS, ROOT, compact, completed_means,  # noqa: E402
+                         default_options, mpi_options, status_detail)
 RESULTS = os.path.join(ROOT, "results", "failures")
-MPI = os.path.join(ROOT, "workloads", "mpi")
 WALL_LIMIT = 120  # seconds of wall time per run before the script stops
 
 # As workloads/default: detection 1 s, node back after 1 min, 10 s to restart a process.
@@ -88,33 +83,12 @@ class Federation:
         self.options = options  # function of the temporary folder (application file) -> options
 
 
-def mpi_options(tmp):
-    opts = ["--topology", os.path.relpath(os.path.join(MPI, "platforms", "four-clusters.json"), ROOT),
-            "--application", os.path.join(tmp, "jacobi2d.json"),
-            "--set", 'timers/default={"checkpoint_period":"5min","gc_period":"30min"}']
-    for c in range(4):
-        opts += ["--set", "topology/clusters/%d/checkpoint_size=50MB" % c]
-    return opts
-
-
-def default_options(tmp):
-    return ["--set", "application/total_time=5h"]
-
-
-# compute_scale 1.33e6: workloads/mpi/experiments.py's SCALES["jacobi2d"], about 1 h failure-free.
-MPI_APPLICATION = {"kind": "mpi-trace", "trace": "workloads/mpi/traces/jacobi2d/jacobi2d.ti", "compute_scale": 1.33e6}
+# The federations' options (mpi_options, default_options), the MPI application, the protocols
+# (PROTOCOLS) and their storage when none is given (DEFAULT_STORAGE): workloads/experiments/
+# federations.py's, shared with workloads/network/experiments.py.
 FEDERATIONS = [Federation("4 clusters (MPI)", "mpi", "20min", 2, 1, 16, mpi_options),
                Federation("default (2 x 100)", "default", "2h", 10, 2, 200, default_options)]
 
-# (label, ckptsim options): the protocols of workloads/mpi/experiments.py, variants named explicitly.
-PROTOCOLS = [("none", ["--protocol", "none"]),
-             ("coordinated", ["--protocol", "coordinated"]),
-             ("hc3i", ["--protocol", "hc3i"]),
-             ("independent:unit=cluster", ["--protocol", "independent", "--param", "unit=cluster"]),
-             ("msglog:variant=pessimistic", ["--protocol", "msglog", "--param", "variant=pessimistic"])]
-# Their storage when none is given (ckptsim's run.storage; checked on every run).
-DEFAULT_STORAGE = {"none": "servers", "coordinated": "servers", "hc3i": "buddy", "independent": "servers",
-                   "msglog": "servers"}
 REGIMES = ["exponential", "correlated", "weibull-0.6", "lanl-log"]
 STORAGE_REGIMES = ["rack-outages", "cluster-outages"]
 STORAGE_MODELS = ["buddy", "servers"]
@@ -202,10 +176,6 @@ def failures(fed, regime, log_path, seed):
     raise ValueError(regime)
 
 
-def compact(doc):
-    return json.dumps(doc, separators=(",", ":"))
-
-
 def rel(path):
     return os.path.relpath(path, ROOT)
 
@@ -222,19 +192,12 @@ class Point:
         return self.protocol[0].split(":")[0]
 
 
-class Sim:
+class Sim(federations.Sim):
     """Runs ckptsim, --jobs at a time; checks every run (docstring) and stops at the first bad one."""
 
     def __init__(self, ckptsim, jobs, tmp):
-        self.ckptsim, self.jobs, self.tmp = ckptsim, jobs, tmp
+        super().__init__(ckptsim, jobs, tmp)
         self.log = os.path.join(tmp, "lanl-synthetic.csv")
-        self.app = os.path.join(tmp, "jacobi2d.json")
-        self.stopped = threading.Event()  # set by fail(): the runs not started yet are skipped
-
-    @staticmethod
-    def app_doc():
-        """The MPI application file as written: the trace's path made absolute."""
-        return dict(MPI_APPLICATION, trace=os.path.join(ROOT, MPI_APPLICATION["trace"]))
 
     def command(self, p):
         cmd = [self.ckptsim, "run", "--quiet"] + p.protocol[1] + p.fed.options(self.tmp)
@@ -258,24 +221,10 @@ class Sim:
     def one(self, p):
         if self.stopped.is_set():
             return None, None
-        with tempfile.TemporaryDirectory(prefix="failures-exp-") as tmp:
-            out = os.path.join(tmp, "out.json")
-            try:
-                proc = subprocess.run(self.command(p) + ["--output", out], cwd=ROOT, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, universal_newlines=True, timeout=WALL_LIMIT)
-            except subprocess.TimeoutExpired:
-                self.fail(p, "still running after %d s of wall time (killed)" % WALL_LIMIT)
-            if proc.returncode not in (0, 3) or not os.path.exists(out):
-                self.fail(p, "failed (exit %d):\n%s" % (proc.returncode, proc.stderr))
-            with open(out) as f:
-                doc = json.load(f)
+        proc, doc = self.execute(p, "failures-exp-", WALL_LIMIT)
         res = doc["results"]
         status = res["status"]
-        if res["consistency"]["violations"] != 0:
-            self.fail(p, "status %s, %d consistency violations" % (status, res["consistency"]["violations"]))
-        outcome = status.split(":")[0].split(" ")[0]
-        if outcome not in ("completed", "unrecoverable", "stuck") or (outcome == "stuck") != (proc.returncode == 3):
-            self.fail(p, "unexpected status (exit %d): %s" % (proc.returncode, status))
+        outcome = self.outcome(p, proc, res, ("completed", "unrecoverable", "stuck"))
         storage = doc["run"]["storage"]
         if storage != (p.storage or DEFAULT_STORAGE[p.name()]):
             self.fail(p, "storage %s, expected %s" % (storage, p.storage or DEFAULT_STORAGE[p.name()]))
@@ -293,10 +242,6 @@ class Sim:
         survive a node failing with its buddy (consecutive racks hold buddy pairs)."""
         scopes = {s for s, v in res.get("failure_events", {}).items() if v.get("events")}
         return p.name() == "hc3i" and ("cluster" in scopes or (storage == "buddy" and "rack" in scopes))
-
-    def run_all(self, points):
-        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            return list(pool.map(self.one, points))
 
 
 def events(res):
@@ -331,12 +276,6 @@ RUN_COLUMNS = ["outcome", "makespan_s", "overhead_pct", "failure_events", "event
                "status"]
 
 
-def status_detail(status):
-    """A not-completed run's status, cut before its list of victims (a cluster of 100 names)."""
-    s = status.split(" (")[0]
-    return s if len(s) <= 160 else s[:157] + "..."
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_simulator_options(ap, ROOT)
@@ -350,24 +289,19 @@ def main():
     if not 1 <= args.seeds <= LOG_DAYS - 5:
         ap.error("--seeds: 1 to %d (the synthetic log's windows)" % (LOG_DAYS - 5))
     seeds = list(range(1, args.seeds + 1))
-    t0 = time.time()
-    with tempfile.TemporaryDirectory(prefix="failures-exp-inputs-") as tmp:
-        sim = Sim(simulator(args), max(1, args.jobs), tmp)
-        with open(sim.app, "w") as f:
-            json.dump(sim.app_doc(), f)
-        with open(sim.log, "w") as f:
-            f.write(lanl_log())
-        ff, run_rows, by_point = run_experiment(sim, seeds)
-        example = example_line(sim)
-    wall = time.time() - t0
+    sim, (ff, run_rows, by_point, example), wall = federations.run_in_inputs(
+        args, "failures-exp-inputs-", Sim, lambda sim: run_experiment(sim, seeds) + (example_line(sim),),
+        write_inputs=write_log)
     publish_tables(args, sim, seeds, ff, run_rows, by_point, wall, example)
 
 
+def write_log(sim):
+    with open(sim.log, "w") as f:
+        f.write(lanl_log())
+
+
 def run_experiment(sim, seeds):
-    ff = {}
-    refs = [Point(fed, "", PROTOCOLS[0], "", 1, no_failure=True) for fed in FEDERATIONS]
-    for p, (doc, _) in zip(refs, sim.run_all(refs)):
-        ff[p.fed.key] = (doc["results"]["makespan"], doc["results"].get("result_checksum"))
+    ff = sim.references([Point(fed, "", PROTOCOLS[0], "", 1, no_failure=True) for fed in FEDERATIONS])
     points = []
     for fed in FEDERATIONS:
         for regime in REGIMES:
@@ -381,9 +315,7 @@ def run_experiment(sim, seeds):
     run_rows, by_point = [], {}
     for p, (doc, outcome) in zip(points, results):
         base, checksum = ff[p.fed.key]
-        if outcome == "completed" and checksum is not None and doc["results"].get("result_checksum") != checksum:
-            sim.fail(p, "result checksum %s, failure-free %s (a message lost, duplicated or replayed differently)"
-                     % (doc["results"].get("result_checksum"), checksum))
+        sim.check_checksum(p, doc, outcome, checksum)
         storage = p.storage or doc["run"]["storage"]
         values = run_values(doc, outcome, base)
         run_rows.append([p.fed.label, p.regime, p.protocol[0], storage, p.seed] + values)
@@ -402,12 +334,9 @@ def summary_rows(by_point, ff):
     key_of = {f.label: f.key for f in FEDERATIONS}
     for (fed, regime, proto, storage), runs in by_point.items():
         outcomes = [r[0] for r in runs]
-        done = [r for r in runs if r[0] == "completed"]
         row = [fed, regime, proto, storage, len(runs), outcomes.count("completed"), outcomes.count("unrecoverable"),
                outcomes.count("stuck"), ff[key_of[fed]][0]]
-        for name in MEANS:
-            i = RUN_COLUMNS.index(name)
-            row += list(mean_ci([r[i] for r in done]))
+        row += completed_means(runs, MEANS, RUN_COLUMNS)
         # When the runs that did not complete ended: what an unrecoverable run had reached.
         ended = [r[RUN_COLUMNS.index("end_date_s")] for r in runs if r[0] != "completed"]
         row.append(sum(ended) / len(ended) if ended else None)
@@ -423,10 +352,7 @@ def example_line(sim):
 
 def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall, example):
     rows = summary_rows(by_point, ff)
-    header = list(HEADER)
-    for name in MEANS:
-        header += [name, name + "_ci95"]
-    header.append("not_completed_end_date_s")
+    header = HEADER + with_ci(MEANS) + ["not_completed_end_date_s"]
     n_runs = len(FEDERATIONS) + len(run_rows)
     lines = made_by("Failure regimes (issue 31 item 7): protocols under exponential, correlated (rack and cluster "
                     "outages), Weibull 0.6 and LANL-log failures of one event rate, on two federations; hc3i with "
@@ -452,21 +378,14 @@ def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall, example):
              "failure_free_makespan_s (protocol none without failure, seed 1), failure_events (node, rack, cluster "
              "events or log records), failures (victims), failures_deferred, lost_work_s (process-seconds undone), "
              "rolled_back_per_failure; not_completed_end_date_s: the mean date at which the other runs ended"]
-    os.makedirs(RESULTS, exist_ok=True)
-    path = os.path.join(RESULTS, "regimes.csv")
-    write_csv(path, lines + notes, header, rows, mean_cell)
-    runs_path = os.path.join(RESULTS, "regimes.runs.csv")
     runs_title = "# Failure regimes (issue 31 item 7), one row per run (seeds %d-%d); regimes.csv has their means" % (
         seeds[0], seeds[-1])
-    write_csv(runs_path, [runs_title] + lines[1:] + notes, ["federation", "regime", "protocol", "storage", "seed"]
-              + RUN_COLUMNS, run_rows, mean_cell)
     short = ["federation", "regime", "protocol", "storage", "completed", "unrecoverable", "stuck", "overhead_pct",
              "overhead_pct_ci95", "failure_events", "failures", "failures_deferred", "lost_work_s",
              "rolled_back_per_failure"]
-    idx = [header.index(c) for c in short]
-    print(lines[0])
-    print(aligned(short, [[r[i] for i in idx] for r in rows], mean_cell))
-    print("-> %s, %s (%d runs, %.1f s)" % (rel(path), rel(runs_path), n_runs, wall))
+    publish_with_runs(os.path.join(RESULTS, "regimes.csv"), os.path.join(RESULTS, "regimes.runs.csv"), lines + notes,
+                      runs_title, header, rows, ["federation", "regime", "protocol", "storage", "seed"] + RUN_COLUMNS,
+                      run_rows, short, n_runs, wall, rel)
 
 
 if __name__ == "__main__":

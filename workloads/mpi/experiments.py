@@ -30,7 +30,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, aligned, git_line, made_by, mean_cell, mean_ci, simulator, write_csv  # noqa: E402
+from results_file import add_simulator_options, git_line, made_by, mean_ci, publish_with_runs, simulator, with_ci  # noqa: E402
 RESULTS = os.path.join(ROOT, "results", "mpi")
 
 TRACES = ["jacobi2d", "cg", "master_worker"]
@@ -50,6 +50,10 @@ CHECKPOINT_SIZE = "50MB"
 # to restart a process.
 FAILURES = {"model": "exponential", "detection_delay": "1s", "downtime": "1min", "restart_overhead": "10s"}
 TIMERS = {"checkpoint_period": "5min", "gc_period": "30min"}
+
+
+def rel(path):
+    return os.path.relpath(path, ROOT)
 
 
 def application(trace):
@@ -211,9 +215,7 @@ def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall):
         for i, _ in enumerate(COLUMNS):
             row += list(mean_ci([r[i] for r in runs]))
         rows.append(row)
-    header = ["trace", "federation", "protocol", "runs", "failure_free_makespan_s"]
-    for name in COLUMNS:
-        header += [name, name + "_ci95"]
+    header = ["trace", "federation", "protocol", "runs", "failure_free_makespan_s"] + with_ci(COLUMNS)
 
     # The example names the application file as written at the repository root (application()).
     example = " ".join(shlex.quote(a) for a in [rel(sim.ckptsim), "run"] + sim.command(
@@ -240,22 +242,14 @@ def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall):
              "# rolled_back_per_failure: processes that restored a state per failure (mean over the runs with a "
              "failure); failures: struck (the same dates and victims for every protocol until its run ends); "
              "makespan_minus_coordinated_s: paired with coordinated's run of the same seed"]
-    os.makedirs(RESULTS, exist_ok=True)
-    path = os.path.join(RESULTS, "compare.csv")
-    write_csv(path, lines + notes, header, rows, mean_cell)
-    runs_path = os.path.join(RESULTS, "compare.runs.csv")
     runs_title = "# MPI traces: protocols compared on each trace x federation (issue 17 item 6), one row per run " \
                  "(seeds %d-%d); compare.csv has their means" % (seeds[0], seeds[-1])
-    write_csv(runs_path, [runs_title] + lines[1:] + notes,
-              ["trace", "federation", "protocol", "seed"] + COLUMNS, run_rows, mean_cell)
-
     short = ["trace", "federation", "protocol", "makespan_s", "makespan_s_ci95", "overhead_pct", "lost_work_s",
              "control_messages", "forced_checkpoints", "unforced_checkpoints", "failures", "rolled_back_per_failure",
              "makespan_minus_coordinated_s", "makespan_minus_coordinated_s_ci95"]
-    idx = [header.index(c) for c in short]
-    print(lines[0])
-    print(aligned(short, [[r[i] for i in idx] for r in rows], mean_cell))
-    print("-> %s, %s (%d runs, %.1f s)" % (rel(path), rel(runs_path), n_runs, wall))
+    publish_with_runs(os.path.join(RESULTS, "compare.csv"), os.path.join(RESULTS, "compare.runs.csv"), lines + notes,
+                      runs_title, header, rows, ["trace", "federation", "protocol", "seed"] + COLUMNS, run_rows, short,
+                      n_runs, wall, rel)
 
 
 if __name__ == "__main__":

@@ -47,24 +47,19 @@ results/network/partitions.runs.csv (one row per run), both with '#' header line
 were made, and prints the table; /usr/bin/python3 plots/network_partitions.py draws it. See
 workloads/network/README.md. Standard library only (Python >= 3.7)."""
 import argparse
-import concurrent.futures
 import datetime
 import hashlib
 import json
 import os
 import shlex
-import subprocess
 import sys
-import tempfile
-import threading
-import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-sys.path.insert(0, os.path.join(ROOT, "workloads", "experiments"))
-from results_file import add_simulator_options, aligned, git_line, made_by, mean_cell, mean_ci, simulator, write_csv  # noqa: E402
+sys.path.insert(0, os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "experiments")))
+from results_file import add_simulator_options, git_line, made_by, publish_with_runs, with_ci  # noqa: E402
+import federations  # noqa: E402
+from federations import (DEFAULT_STORAGE, MPI_APPLICATION, PROTOCOLS, ROOT, compact, completed_means,  # noqa: E402
+                         default_options, mpi_options, status_detail)
 RESULTS = os.path.join(ROOT, "results", "network")
-MPI = os.path.join(ROOT, "workloads", "mpi")
 WALL_LIMIT = 180  # seconds of wall time per run before the script stops
 
 # The WAN grid: (link MTBF, downtime); None: no link failure (the baseline of every other point).
@@ -81,21 +76,9 @@ class Federation:
         self.label, self.key, self.options, self.usual, self.usual_text = label, key, options, usual, usual_text
 
 
-def mpi_options(tmp):
-    opts = ["--topology", os.path.relpath(os.path.join(MPI, "platforms", "four-clusters.json"), ROOT),
-            "--application", os.path.join(tmp, "jacobi2d.json"),
-            "--set", 'timers/default={"checkpoint_period":"5min","gc_period":"30min"}']
-    for c in range(4):
-        opts += ["--set", "topology/clusters/%d/checkpoint_size=50MB" % c]
-    return opts
-
-
-def default_options(tmp):
-    return ["--set", "application/total_time=5h"]
-
-
-# compute_scale 1.33e6: workloads/mpi/experiments.py's SCALES["jacobi2d"], about 1 h failure-free.
-MPI_APPLICATION = {"kind": "mpi-trace", "trace": "workloads/mpi/traces/jacobi2d/jacobi2d.ti", "compute_scale": 1.33e6}
+# The federations' options (mpi_options, default_options), the MPI application, the protocols
+# (PROTOCOLS) and their storage when none is given (DEFAULT_STORAGE): workloads/experiments/
+# federations.py's, shared with workloads/failures/experiments.py.
 # workloads/mpi/experiments.py's node failures (MTBF and FAILURES).
 MPI_FAILURES = {"model": "exponential", "detection_delay": "1s", "downtime": "1min", "restart_overhead": "10s"}
 FEDERATIONS = [
@@ -105,20 +88,6 @@ FEDERATIONS = [
                "MTBF 20min, %s (workloads/mpi)" % json.dumps(MPI_FAILURES)),
     Federation("default (2 x 100)", "default", default_options, [],
                "the embedded topology's: MTBF 10h, exponential, detection 1s, down 1min, restart overhead 10s")]
-
-# (label, ckptsim options): the protocols of workloads/failures/experiments.py.
-PROTOCOLS = [("none", ["--protocol", "none"]),
-             ("coordinated", ["--protocol", "coordinated"]),
-             ("hc3i", ["--protocol", "hc3i"]),
-             ("independent:unit=cluster", ["--protocol", "independent", "--param", "unit=cluster"]),
-             ("msglog:variant=pessimistic", ["--protocol", "msglog", "--param", "variant=pessimistic"])]
-# Their storage when none is given (ckptsim's run.storage; checked on every run).
-DEFAULT_STORAGE = {"none": "servers", "coordinated": "servers", "hc3i": "buddy", "independent": "servers",
-                   "msglog": "servers"}
-
-
-def compact(doc):
-    return json.dumps(doc, separators=(",", ":"))
 
 
 def rel(path):
@@ -145,19 +114,12 @@ class Point:
         return ["none", ""] if self.wan[0] is None else list(self.wan)
 
 
-class Sim:
+class Sim(federations.Sim):
     """Runs ckptsim, --jobs at a time; checks every run (docstring) and stops at the first bad one."""
 
     def __init__(self, ckptsim, jobs, tmp):
-        self.ckptsim, self.jobs, self.tmp = ckptsim, jobs, tmp
-        self.app = os.path.join(tmp, "jacobi2d.json")
-        self.stopped = threading.Event()  # set by fail(): the runs not started yet are skipped
+        super().__init__(ckptsim, jobs, tmp)
         self.versions = set()  # (version, simgrid) of the results documents
-
-    @staticmethod
-    def app_doc():
-        """The MPI application file as written: the trace's path made absolute."""
-        return dict(MPI_APPLICATION, trace=os.path.join(ROOT, MPI_APPLICATION["trace"]))
 
     def command(self, p):
         cmd = [self.ckptsim, "run", "--quiet"] + p.protocol[1] + p.fed.options(self.tmp)
@@ -179,27 +141,14 @@ class Sim:
     def one(self, p):
         if self.stopped.is_set():
             return None, None
-        with tempfile.TemporaryDirectory(prefix="network-exp-") as tmp:
-            out, trace = os.path.join(tmp, "out.json"), os.path.join(tmp, "events.jsonl")
-            try:
-                proc = subprocess.run(self.command(p) + ["--output", out, "--event-trace", trace,
-                                                         "--event-trace-level", "0"], cwd=ROOT, stdout=subprocess.PIPE,
-                                      stderr=subprocess.PIPE, universal_newlines=True, timeout=WALL_LIMIT)
-            except subprocess.TimeoutExpired:
-                self.fail(p, "still running after %d s of wall time (killed)" % WALL_LIMIT)
-            if proc.returncode not in (0, 3) or not os.path.exists(out):
-                self.fail(p, "failed (exit %d):\n%s" % (proc.returncode, proc.stderr))
-            with open(out) as f:
-                doc = json.load(f)
-            doc["cut_off_any_s"] = cut_off_any(trace)
+        proc, doc = self.execute(
+            p, "network-exp-", WALL_LIMIT,
+            extra=lambda tmp: ["--event-trace", os.path.join(tmp, "events.jsonl"), "--event-trace-level", "0"],
+            read=lambda doc, tmp: doc.update(cut_off_any_s=cut_off_any(os.path.join(tmp, "events.jsonl"))))
         self.versions.add((doc["ckptsim"]["version"], doc["ckptsim"].get("simgrid", "")))
         res = doc["results"]
         status = res["status"]
-        if res["consistency"]["violations"] != 0:
-            self.fail(p, "status %s, %d consistency violations" % (status, res["consistency"]["violations"]))
-        outcome = status.split(":")[0].split(" ")[0]
-        if outcome not in ("completed", "stuck") or (outcome == "stuck") != (proc.returncode == 3):
-            self.fail(p, "unexpected status (exit %d): %s" % (proc.returncode, status))
+        outcome = self.outcome(p, proc, res, ("completed", "stuck"))
         if outcome == "stuck" and p.name() not in ("none", "independent"):
             self.fail(p, "stuck, which docs/MODEL.md allows none and independent only: %s" % status)
         if p.reference and outcome != "completed":
@@ -211,10 +160,6 @@ class Sim:
             self.fail(p, "results.network is %s with link failures %s" % (
                 "present" if res.get("network") is not None else "absent", p.wan))
         return doc, outcome
-
-    def run_all(self, points):
-        with concurrent.futures.ThreadPoolExecutor(max_workers=self.jobs) as pool:
-            return list(pool.map(self.one, points))
 
 
 RUN_COLUMNS = ["outcome", "makespan_s", "increase_s", "increase_pct", "cut_off_s", "stall_ratio", "cut_off_any_s",
@@ -289,12 +234,6 @@ def run_values(doc, outcome, base):
             "" if done else status_detail(res["status"])]
 
 
-def status_detail(status):
-    """A not-completed run's status, cut before its list of victims."""
-    s = status.split(" (")[0]
-    return s if len(s) <= 160 else s[:157] + "..."
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     add_simulator_options(ap, ROOT)
@@ -303,33 +242,21 @@ def main():
     if args.seeds < 1:
         ap.error("--seeds: at least 1")
     seeds = list(range(1, args.seeds + 1))
-    t0 = time.time()
-    with tempfile.TemporaryDirectory(prefix="network-exp-inputs-") as tmp:
-        sim = Sim(simulator(args), max(1, args.jobs), tmp)
-        with open(sim.app, "w") as f:
-            json.dump(sim.app_doc(), f)
-        ff, run_rows, by_point = run_experiment(sim, seeds)
-        example = example_line(sim)
-    wall = time.time() - t0
+    sim, (ff, run_rows, by_point, example), wall = federations.run_in_inputs(
+        args, "network-exp-inputs-", Sim, lambda sim: run_experiment(sim, seeds) + (example_line(sim),))
     publish_tables(args, sim, seeds, ff, run_rows, by_point, wall, example)
 
 
 def run_experiment(sim, seeds):
     # The failure-free reference of each federation (protocol none, no node or link failure): its
     # makespan, and its result checksum, which every completed MPI run must give.
-    ff = {}
-    refs = [Point(fed, "none", (None, None), PROTOCOLS[0], 1, reference=True) for fed in FEDERATIONS]
-    for p, (doc, _) in zip(refs, sim.run_all(refs)):
-        ff[p.fed.key] = (doc["results"]["makespan"], doc["results"].get("result_checksum"))
+    ff = sim.references([Point(fed, "none", (None, None), PROTOCOLS[0], 1, reference=True) for fed in FEDERATIONS])
     points = [Point(fed, nodes, wan, proto, s) for fed in FEDERATIONS for nodes in NODE_REGIMES
               for wan in WAN_POINTS for proto in PROTOCOLS for s in seeds]
     results = sim.run_all(points)
     done = {}
     for p, (doc, outcome) in zip(points, results):
-        checksum = ff[p.fed.key][1]
-        if outcome == "completed" and checksum is not None and doc["results"].get("result_checksum") != checksum:
-            sim.fail(p, "result checksum %s, failure-free %s (a message lost, duplicated or replayed differently)"
-                     % (doc["results"].get("result_checksum"), checksum))
+        sim.check_checksum(p, doc, outcome, ff[p.fed.key][1])
         done[(p.fed.key, p.nodes, p.wan, p.protocol[0], p.seed)] = (doc, outcome)
     run_rows, by_point = [], {}
     for p in points:
@@ -355,13 +282,9 @@ def summary_rows(by_point, ff):
     key_of = {f.label: f.key for f in FEDERATIONS}
     for (fed, nodes, mtbf, downtime, proto), runs in by_point.items():
         outcomes = [r[0] for r in runs]
-        done = [r for r in runs if r[0] == "completed"]
         row = [fed, nodes, mtbf, downtime, proto, len(runs), outcomes.count("completed"), outcomes.count("stuck"),
                ff[key_of[fed]][0]]
-        for name in MEANS:
-            i = RUN_COLUMNS.index(name)
-            row += list(mean_ci([r[i] for r in done]))
-        rows.append(row)
+        rows.append(row + completed_means(runs, MEANS, RUN_COLUMNS))
     return rows
 
 
@@ -380,9 +303,7 @@ def binary_line(sim):
 
 def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall, example):
     rows = summary_rows(by_point, ff)
-    header = list(HEADER)
-    for name in MEANS:
-        header += [name, name + "_ci95"]
+    header = HEADER + with_ci(MEANS)
     n_runs = len(FEDERATIONS) + len(run_rows)
     command = "python3 workloads/network/experiments.py --jobs %d --seeds %d" % (sim.jobs, args.seeds)
     if os.path.abspath(args.ckptsim) != os.path.join(ROOT, "build", "ckptsim"):
@@ -421,23 +342,16 @@ def publish_tables(args, sim, seeds, ff, run_rows, by_point, wall, example):
              "recovery ended), recovery_time_s (results.recovery_time: seconds from each failure to the end of its "
              "recovery, summed), lost_work_s (process-seconds "
              "undone); failure_free_makespan_s: protocol none without node or link failure, seed 1"]
-    os.makedirs(RESULTS, exist_ok=True)
-    path = os.path.join(RESULTS, "partitions.csv")
-    write_csv(path, lines + notes, header, rows, mean_cell)
-    runs_path = os.path.join(RESULTS, "partitions.runs.csv")
     runs_title = "# Network partitions (issue 32 item 5), one row per run (seeds %d-%d); partitions.csv has their " \
                  "means" % (seeds[0], seeds[-1])
-    write_csv(runs_path, [runs_title] + lines[1:] + notes,
-              ["federation", "node_failures", "wan_mtbf", "downtime", "protocol", "seed"] + RUN_COLUMNS,
-              run_rows, mean_cell)
     short = ["federation", "node_failures", "wan_mtbf", "downtime", "protocol", "completed", "stuck", "makespan_s",
              "increase_s", "increase_s_ci95", "cut_off_s", "stall_ratio", "stall_ratio_ci95", "cut_off_any_s",
              "stall_ratio_any", "messages_delayed",
              "message_delay_total_s", "control_messages", "control_messages_wan", "failures", "recovery_time_s"]
-    idx = [header.index(c) for c in short]
-    print(lines[0])
-    print(aligned(short, [[r[i] for i in idx] for r in rows], mean_cell))
-    print("-> %s, %s (%d runs, %.1f s)" % (rel(path), rel(runs_path), n_runs, wall))
+    publish_with_runs(os.path.join(RESULTS, "partitions.csv"), os.path.join(RESULTS, "partitions.runs.csv"),
+                      lines + notes, runs_title, header, rows,
+                      ["federation", "node_failures", "wan_mtbf", "downtime", "protocol", "seed"] + RUN_COLUMNS,
+                      run_rows, short, n_runs, wall, rel)
 
 
 if __name__ == "__main__":
