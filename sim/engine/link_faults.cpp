@@ -123,9 +123,13 @@ void LinkFaults::prepare(std::uint64_t seed) {
       if (index < 0) {
         std::set<std::string> names;
         for (const sg4::Link* l : sg4::Engine::get_instance()->get_all_links())
-          if (!(l->get_latency() == 0 && l->get_bandwidth() >= 1e299)) names.insert(whole_name(*l)); // no loopback
-        std::vector<std::string> some(names.begin(), names.end());
-        if (some.size() > 12) some.resize(12);
+          if (!(l->get_latency() == 0 && l->get_bandwidth() >= 1e299) && l->get_name() != "__loopback__")
+            names.insert(whole_name(*l)); // no loopback
+        // The WAN links first: the ones a user most likely meant (a node's own link comes next).
+        std::vector<std::string> some;
+        for (int wan = 1; wan >= 0; wan--)
+          for (const auto& n : names)
+            if ((n.rfind("wan", 0) == 0) == bool(wan) && some.size() < 12) some.push_back(n);
         throw InputError(spec.file, spec.path + "/link",
                          fmt::format("no link \"{}\" in the platform (some of its links: {}; `ckptsim platform` "
                                      "prints them all)",
