@@ -38,6 +38,16 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
     out += fmt::format("  rolled back        {:.1f} processes per failure (mean over the recoveries)\n",
                        num(res, "rolled_back_per_failure"));
   out += fmt::format("  control messages   {:.0f}\n", num(res, "control_messages"));
+  if (res.contains("network")) { // link failures (docs/MODEL.md, "Network faults")
+    const auto& n = res["network"];
+    double cut = 0;
+    for (const auto& pair : n["clusters_cut_off"]) cut += pair["seconds"].get<double>();
+    out += fmt::format("  network faults     {} link failures, clusters cut off {} (pairs summed), {:.0f} messages "
+                       "delayed ({} in all), {:.0f} transfers resumed\n",
+                       n["link_failures"].get<std::uint64_t>(), units::format_duration(cut),
+                       num(n, "messages_delayed"), units::format_duration(num(n, "message_delay_total")),
+                       num(n, "transfers_resent"));
+  }
   if (res.contains("storage_held_max_bytes"))
     out +=
         fmt::format("  storage held       {:.4g} MB at most, {:.4g} MB at the end (checkpoints kept, one copy each)\n",
