@@ -220,3 +220,13 @@ TEST(LinkFaults, ALinkThatNeverComesBackEndsTheRunAsStuckNamingIt) {
   EXPECT_NE(status.find("1 of them wait for a route (wan down since 0.5 s)"), std::string::npos) << status;
   EXPECT_NEAR(r.document["results"]["network"]["links"]["wan"]["down_seconds"].get<double>(), 100.5, 1e-6);
 }
+
+TEST(LinkFaults, TheSummarySaysWhatTheLinkFailuresDid) {
+  // The default scenario, its WAN down from 10 to 15 min, cut to 1 h: one link failure, the two
+  // clusters cut off 5 min.
+  const auto o = run_cli("run --end 1h --set 'topology/link_failures=[{\"link\": \"wan_0_1\", \"down\": \"10min\", "
+                         "\"up\": \"15min\"}]'");
+  EXPECT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("network faults     1 link failures, clusters cut off 300 s (pairs summed)"), std::string::npos)
+      << o.out;
+}
