@@ -58,14 +58,15 @@ LinkFaults::~LinkFaults() {
 }
 
 int LinkFaults::track(const std::string& name) {
-  for (std::size_t i = 0; i < tracked_.size(); i++)
-    if (tracked_[i].name == name) return static_cast<int>(i);
+  // By name in a map: a SAN scope tracks a link per node, and a scan per link would be quadratic.
+  if (auto it = by_name_.find(name); it != by_name_.end()) return it->second;
   Tracked t;
   t.name = name;
   t.parts = links_named(name);
   if (t.parts.empty()) return -1;
   const int index = static_cast<int>(tracked_.size());
   for (const sg4::Link* p : t.parts) index_of_[p] = index;
+  by_name_.emplace(name, index);
   tracked_.push_back(std::move(t));
   return index;
 }
@@ -106,10 +107,11 @@ std::vector<int> LinkFaults::scope_links(const std::string& scope) {
           if (!san.count(l) && wan.insert(l).second) chosen.push_back(l);
   }
   std::vector<int> out;
+  std::set<int> seen; // a split-duplex link's two directions are one link
   for (const sg4::Link* l : chosen) {
     if (l->get_latency() == 0 && l->get_bandwidth() >= 1e299) continue; // a loopback or a storage fat pipe
     const int index = track(whole_name(*l));
-    if (std::find(out.begin(), out.end(), index) == out.end()) out.push_back(index);
+    if (seen.insert(index).second) out.push_back(index);
   }
   return out;
 }

@@ -101,6 +101,7 @@ class LinkFaults {
   Observation& observe_;
   std::vector<Tracked> tracked_;
   std::unordered_map<const sg4::Link*, int> index_of_; // every part of a tracked link
+  std::unordered_map<std::string, int> by_name_;       // tracked_ index by name
   LinkOutages schedule_;
   std::vector<Pair> pairs_;
   bool pairs_built_ = false;
