@@ -64,6 +64,8 @@ class Dependencies {
   bool failures_open() const { return !open_failures_.empty(); }
   void hear_of(FailureId id);
   void back(FailureId id) { open_failures_.erase(id); }
+  /** @brief Failure @p id was heard of and its victims are not all back. */
+  bool open(FailureId id) const { return open_failures_.contains(id); }
   /** @brief A restarted node knows of the failures its restart notice @p own names. */
   void restarted(const FailureNotice& own);
 

@@ -97,7 +97,9 @@ void Recovery::on_rollback_order(NodeContext& ctx, const Body& b) {
   }
   waiting_order_ = false;
   ordered_failure_ = b.get("failure");
-  failure_ = std::max(failure_, ordered_failure_); // held until the failed node is back
+  // Held until the failed node is back, unless it is already: an order delayed by a cut link
+  // may come after the failed node's return, which would then never clear it.
+  if (deps_.open(ordered_failure_)) failure_ = std::max(failure_, ordered_failure_);
   rollback_to(ctx, b.get("sn"), b.get("epoch"),
               fmt::format("cluster rollback to CLC {} (failure {})", b.get("sn"), b.get("failure")));
 }
