@@ -6,12 +6,19 @@
 #include "protocols/hc3i/recovery.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 namespace ckptsim::hc3i {
 
 std::string Alerts::pending() const {
-  if (queue_.empty()) return {};
-  return fmt::format("{}: {} alert(s) to handle", place_.name(place_.self()), queue_.size());
+  std::vector<std::string> what;
+  if (!queue_.empty()) what.push_back(fmt::format("{} alert(s) to handle", queue_.size()));
+  if (!asked_.empty()) what.push_back(fmt::format("waits for the rollbacks of cluster(s) {}", fmt::join(asked_, ", ")));
+  if (!queries_.empty()) what.push_back(fmt::format("{} query(ies) to answer once recovered", queries_.size()));
+  if (what.empty()) return {};
+  return fmt::format("{}: {}", place_.name(place_.self()), fmt::join(what, ", "));
 }
 
 void Alerts::send(NodeContext& ctx, Sn restored_sn) {
@@ -28,7 +35,73 @@ void Alerts::send(NodeContext& ctx, Sn restored_sn) {
 }
 
 void Alerts::on_alert(NodeContext& ctx, const Body& b) {
+  const int f = static_cast<int>(b.get("cluster"));
+  if (known(f, b.get("epoch"))) { // also in a reply to this leader's query: handled once
+    ctx.stats().add("hc3i.alerts_duplicate");
+    return;
+  }
   queue_.push_back(std::make_shared<Body>(b));
+  process(ctx);
+}
+
+bool Alerts::known(int cluster, std::uint64_t epoch) const {
+  if (deps_.heard_rollback(cluster, epoch)) return true;
+  return std::any_of(queue_.begin(), queue_.end(), [&](const auto& a) {
+    return static_cast<int>(a->get("cluster")) == cluster && a->get("epoch") == epoch;
+  });
+}
+
+void Alerts::query(NodeContext& ctx) {
+  for (int c = 0; c < place_.clusters(); c++)
+    if (c != place_.cluster()) ask(ctx, c);
+}
+
+void Alerts::ask(NodeContext& ctx, int cluster) {
+  asked_.insert(cluster);
+  auto b = std::make_shared<Body>();
+  b->ints = {{"cluster", static_cast<std::uint64_t>(place_.cluster())}, {"known", deps_.known_epoch(cluster)}};
+  ctx.send_control(place_.leader_of(cluster), control(Msg::AlertQuery, b));
+}
+
+void Alerts::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
+  // Copied: ask() inserts into asked_ (the same clusters) while this loops.
+  for (int c : std::vector<int>(asked_.begin(), asked_.end()))
+    if (notice.struck(place_.leader_of(c))) ask(ctx, c); // the query died with it
+}
+
+void Alerts::on_query(NodeContext& ctx, NodeId from, const Body& b) {
+  // While this cluster recovers, its newest rollback is not alerted yet (the others would re-send
+  // to a node still down): the answer waits until the alerts are out.
+  if (recovery_.recovering()) {
+    queries_.emplace_back(from, b);
+    return;
+  }
+  answer(ctx, from, b);
+}
+
+void Alerts::answer_queries(NodeContext& ctx) {
+  if (recovery_.recovering()) return;
+  for (const auto& [from, b] : std::exchange(queries_, {})) answer(ctx, from, b);
+}
+
+void Alerts::answer(NodeContext& ctx, NodeId from, const Body& b) {
+  auto r = std::make_shared<Body>();
+  r->ints = {{"cluster", static_cast<std::uint64_t>(place_.cluster())}};
+  r->rollbacks = {deps_.own_rollbacks_after(b.get("known"))};
+  ctx.send_control(from, control(Msg::AlertReply, r));
+}
+
+void Alerts::on_reply(NodeContext& ctx, const Body& b) {
+  const int f = static_cast<int>(b.get("cluster"));
+  asked_.erase(f);
+  for (const auto& [epoch, s] : b.rollbacks.front()) {
+    if (known(f, epoch)) continue;
+    ctx.stats().add("hc3i.alerts_recovered");
+    ctx.trace_event(1, "alert_recovered", {{"cluster", place_.cluster()}, {"from", f}, {"sn", s}, {"epoch", epoch}});
+    auto a = std::make_shared<Body>();
+    a->ints = {{"cluster", static_cast<std::uint64_t>(f)}, {"sn", s}, {"epoch", epoch}};
+    queue_.push_back(std::move(a));
+  }
   process(ctx);
 }
 

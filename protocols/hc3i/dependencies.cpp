@@ -45,6 +45,24 @@ void Dependencies::learn_rollback(int cluster, std::uint64_t epoch, Sn s) {
   rollbacks_[static_cast<std::size_t>(cluster)].emplace_back(epoch, s);
 }
 
+void Dependencies::rolled_back(std::uint64_t epoch, Sn s) {
+  auto& own = rollbacks_[static_cast<std::size_t>(place_.cluster())];
+  if (!own.empty() && own.back().first >= epoch) return; // a restarted node adopted it already
+  own.emplace_back(epoch, s);
+}
+
+std::vector<std::pair<std::uint64_t, Sn>> Dependencies::own_rollbacks_after(std::uint64_t known) const {
+  std::vector<std::pair<std::uint64_t, Sn>> after;
+  for (const auto& r : rollbacks_[static_cast<std::size_t>(place_.cluster())])
+    if (r.first > known) after.push_back(r);
+  return after;
+}
+
+bool Dependencies::heard_rollback(int cluster, std::uint64_t epoch) const {
+  const auto& r = rollbacks_[static_cast<std::size_t>(cluster)];
+  return std::any_of(r.begin(), r.end(), [epoch](const auto& e) { return e.first == epoch; });
+}
+
 bool Dependencies::orphan(int from_cluster, std::uint64_t epoch, Sn s) const {
   for (const auto& [after, undone_from] : rollbacks_[static_cast<std::size_t>(from_cluster)])
     if (after > epoch && s >= undone_from) return true;

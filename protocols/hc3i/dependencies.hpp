@@ -43,6 +43,14 @@ class Dependencies {
    *  execution that a rollback known here undid. */
   bool orphan(int from_cluster, std::uint64_t epoch, Sn s) const;
   const Rollbacks& rollbacks() const { return rollbacks_; }
+  /** @brief This cluster rolled back, its epoch now @p epoch, its alert's SN @p s: kept with the
+   *  others' rollbacks (stable knowledge a restarted node adopts), so that its leader can tell a
+   *  cluster that lost alerts what they said (Alerts::on_query). */
+  void rolled_back(std::uint64_t epoch, Sn s);
+  /** @brief This cluster's rollbacks after epoch @p known, oldest first: (epoch after, alert SN). */
+  std::vector<std::pair<std::uint64_t, Sn>> own_rollbacks_after(std::uint64_t known) const;
+  /** @brief The alert of @p cluster's rollback to epoch @p epoch was handled here. */
+  bool heard_rollback(int cluster, std::uint64_t epoch) const;
 
   // ---- the committed CLCs this node stores ----
   const ClcList& clcs() const { return clcs_; }
@@ -75,7 +83,7 @@ class Dependencies {
   Sn sn_ = 0;
   SharedDdv ddv_;
   std::uint64_t epoch_ = 0;           // this cluster's epoch (number of rollbacks)
-  Rollbacks rollbacks_;               // per cluster: (epoch after, restored SN)
+  Rollbacks rollbacks_;               // per cluster: (epoch after, alert SN); this cluster's own too
   ClcList clcs_;                      // committed CLCs this node stores
   FailureId latest_failure_ = 0;      // newest failure this node heard of
   std::set<FailureId> open_failures_; // heard of, victim not back yet

@@ -35,14 +35,16 @@ enum class Msg {
   GcReq,
   GcResp,
   GcCollect,
-  GcApply
+  GcApply,
+  AlertQuery,
+  AlertReply
 };
 
 /** @brief The statistics and trace names of the kinds, in the enum's order. */
-inline constexpr std::array kMsgNames{"CLC_REQ",     "CLC_READY", "CLC_SAVE", "CLC_ACK",    "CLC_COMMIT",
-                                      "CLC_FORCE",   "LOG_ACK",   "ROLLBACK", "RESTARTED",  "ALERT",
-                                      "ALERT_BCAST", "GC_REQ",    "GC_RESP",  "GC_COLLECT", "GC_APPLY"};
-static_assert(kMsgNames.size() == static_cast<std::size_t>(Msg::GcApply));
+inline constexpr std::array kMsgNames{"CLC_REQ", "CLC_READY",  "CLC_SAVE",  "CLC_ACK",     "CLC_COMMIT",  "CLC_FORCE",
+                                      "LOG_ACK", "ROLLBACK",   "RESTARTED", "ALERT",       "ALERT_BCAST", "GC_REQ",
+                                      "GC_RESP", "GC_COLLECT", "GC_APPLY",  "ALERT_QUERY", "ALERT_REPLY"};
+static_assert(kMsgNames.size() == static_cast<std::size_t>(Msg::AlertReply));
 constexpr const char* msg_name(Msg m) { return kind_name(m, kMsgNames); }
 
 /** @brief Piggyback of an application message. Inter-cluster: the sender cluster's SN (the
@@ -84,7 +86,7 @@ struct Body : Payload {
   std::vector<std::uint64_t> epochs; // GC_RESP: the epochs its leader knows; GC_COLLECT/GC_APPLY: each cluster's epoch
   boost::container::flat_map<std::int64_t, std::uint64_t> counts;   // READY: sent per peer; SAVE: expected per peer
   ClcList clcs;                                                     // GC_RESP, ROLLBACK to a restarted node
-  std::vector<std::vector<std::pair<std::uint64_t, Sn>>> rollbacks; // ROLLBACK to a restarted node
+  std::vector<std::vector<std::pair<std::uint64_t, Sn>>> rollbacks; // ROLLBACK to a restarted node, ALERT_REPLY
   std::uint64_t get(const std::string& k) const {
     auto it = ints.find(k);
     return it == ints.end() ? 0 : it->second;

@@ -70,6 +70,10 @@ void Node::on_control(NodeContext& ctx, NodeId from, const ControlMessage& msg) 
     return alerts_.on_alert(ctx, b);
   case Msg::AlertBcast:
     return alerts_.on_bcast(ctx, b);
+  case Msg::AlertQuery:
+    return alerts_.on_query(ctx, from, b);
+  case Msg::AlertReply:
+    return alerts_.on_reply(ctx, b);
   case Msg::GcReq:
     return gc_.on_req(ctx, from, b);
   case Msg::GcResp:
@@ -114,7 +118,8 @@ std::string Node::pending() const {
 }
 
 bool Node::idle() const {
-  return !participant_.active() && !leader_.active() && !recovering() && mailbox_.empty() && !gc_.active();
+  return !participant_.active() && !leader_.active() && !recovering() && !alerts_.waiting() && mailbox_.empty() &&
+         !gc_.active();
 }
 
 } // namespace ckptsim::hc3i

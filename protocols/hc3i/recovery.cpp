@@ -114,6 +114,7 @@ void Recovery::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch,
     in_doubt_.reset();
   }
   deps_.set_epoch(new_epoch);
+  deps_.rolled_back(new_epoch, alert_value(target));
   deps_.drop_after(ctx, target); // the CLCs after the target can never be restored
   deps_.record_storage(ctx);
   mailbox_.drop_inbox(new_epoch);
@@ -157,10 +158,12 @@ void Recovery::restored(NodeContext& ctx) {
   gate_.update_app(ctx);
   alerts_.process(ctx);
   leader_.maybe_start(ctx);
+  alerts_.answer_queries(ctx);
 }
 
 void Recovery::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
   deps_.back(notice.id);
+  alerts_.on_node_back(ctx, notice);
   if (place_.victims_here(notice).empty() || failure_ != notice.id) return;
   failure_ = 0;
   // The restarted node lost the buddy copies it held: give them back, so that the cluster
@@ -177,6 +180,9 @@ void Recovery::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
     victims_.clear();
     alerts_.send(ctx, rollback_sn_);
   }
+  // A leader back from a failure lost the alerts sent to it while it was down, and those it had
+  // not handled yet: it asks the other clusters' leaders for the rollbacks its cluster missed.
+  if (place_.is_leader() && notice.struck(place_.self())) alerts_.query(ctx);
   if (place_.is_leader()) {
     leader_.arm_timer(ctx);
     if (deps_.sn() == 0) leader_.want_clc(); // back to the initial state: the initial CLC again
@@ -186,6 +192,7 @@ void Recovery::on_node_back(NodeContext& ctx, const FailureNotice& notice) {
   mailbox_.process_inbox(ctx);
   alerts_.process(ctx);
   leader_.maybe_start(ctx);
+  alerts_.answer_queries(ctx);
 }
 
 void Recovery::pending(std::vector<std::string>& what) const {

@@ -62,7 +62,7 @@ TEST(CommonControl, EveryProtocolKeepsItsStatisticsNames) {
       {"INIT", "FLUSH", "ACK", "CONT", "ROLLBACK", "RESTARTED", "CKPT_REQUEST", "CKPT_DECISION"});
   expect_names<hc3i::Msg>({"CLC_REQ", "CLC_READY", "CLC_SAVE", "CLC_ACK", "CLC_COMMIT", "CLC_FORCE", "LOG_ACK",
                            "ROLLBACK", "RESTARTED", "ALERT", "ALERT_BCAST", "GC_REQ", "GC_RESP", "GC_COLLECT",
-                           "GC_APPLY"});
+                           "GC_APPLY", "ALERT_QUERY", "ALERT_REPLY"});
   expect_names<independent::Msg>(
       {"INIT", "FLUSH", "ACK", "COMMIT", "CKPT_RECORD", "RECOVER_REQ", "STATE", "ROLLBACK", "RESTARTED", "GC"});
   expect_names<msglog::Msg>({"DET", "DET_ACK", "CKPT_DONE", "CKPT_ACK", "LOG_GC", "REPLAY_REQ", "REPLAY", "RESEND_REQ",
