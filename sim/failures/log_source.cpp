@@ -13,9 +13,16 @@ NodeMapping parse_node_mapping(const json& j, const Where& at) {
     m.kind = NodeMapping::Kind::Explicit;
     for (const auto& [node, host] : j.items()) {
       if (is_documentation_key(node)) continue;
+      if (host.is_object()) { // a log "node" that is a network link (issue 32): its records are outages
+        ObjectReader link(host, at / node);
+        m.links[node] = as_string(link.required("link"), link.where("link"));
+        link.finish();
+        continue;
+      }
       m.hosts[node] = as_string(host, at / node);
     }
-    if (m.hosts.empty()) at.fail("an explicit mapping needs at least one \"log node\": \"host\" pair");
+    if (m.hosts.empty() && m.links.empty())
+      at.fail("an explicit mapping needs at least one \"log node\": \"host\" (or {\"link\": id}) pair");
     return m;
   }
   const std::string kind = as_choice(j, at, {"modulo", "by-name"});
@@ -63,6 +70,36 @@ void settle_selection(LogSelection& s, std::optional<double> from, const std::st
     s.origin = s.records.front().date;
     s.origin_text = s.records.front().date_text;
   }
+}
+
+LogSettings log_settings(LogSelection selection, NodeMapping nodes, Where nodes_at) {
+  LogSettings out{std::move(selection), std::move(nodes), std::move(nodes_at), {}};
+  if (out.nodes.links.empty()) return out;
+  LogSelection& s = out.selection;
+  std::vector<LogRecord> kept;
+  for (LogRecord& r : s.records) {
+    const std::string node = std::to_string(r.node);
+    const auto link = out.nodes.links.find(node);
+    if (link == out.nodes.links.end()) {
+      kept.push_back(std::move(r));
+      continue;
+    }
+    if (r.repair <= 0) { // a link outage of no duration changes nothing
+      s.skipped["link outage of no duration"]++;
+      continue;
+    }
+    const double down = r.date - s.origin;
+    const Where at = out.nodes_at / node;
+    out.links.push_back(LinkFailureSpec{
+        .link = link->second, .down = down, .up = down + r.repair, .file = at.file(), .path = at.path()});
+    s.link_outages++;
+  }
+  s.records = std::move(kept);
+  return out;
+}
+
+std::vector<LinkFailureSpec> log_link_outages(const std::any& settings) {
+  return std::any_cast<const LogSettings&>(settings).links;
 }
 
 namespace {
@@ -120,6 +157,7 @@ std::optional<nlohmann::ordered_json> LogFailures::account(std::size_t delivered
   a["file"] = selection_.file;
   a["records_read"] = selection_.read;
   a["used"] = delivered;
+  if (selection_.link_outages > 0) a["link_outages"] = selection_.link_outages; // results.network has them
   nlohmann::ordered_json skipped = nlohmann::ordered_json::object();
   for (const auto& [why, n] : selection_.skipped) skipped[why] = n;
   if (delivered < arrivals_.size()) skipped["after the end of the run"] = arrivals_.size() - delivered;

@@ -26,9 +26,10 @@ struct LogRecord {
 struct NodeMapping {
   enum class Kind { Modulo, ByName, Explicit } kind = Kind::Modulo;
   std::map<std::string, std::string> hosts; // Explicit: log node index (as text) -> host name
+  std::map<std::string, std::string> links; // Explicit: log node index -> link id ({"link": id})
 };
 
-/** @brief Reads "nodes": "modulo" | "by-name" | {log node: host}. */
+/** @brief Reads "nodes": "modulo" | "by-name" | {log node: host or {"link": id}}. */
 NodeMapping parse_node_mapping(const json& j, const Where& at);
 
 /** @brief What a reader saw of the log: the records it selected (date order), the reasons it
@@ -37,6 +38,7 @@ struct LogSelection {
   std::string file;
   std::vector<LogRecord> records;
   std::size_t read = 0;                       // failure records of the file (the rows)
+  std::size_t link_outages = 0;               // records of a log node mapped onto a link
   std::map<std::string, std::size_t> skipped; // reason -> count ("other system", "outside the window", ...)
   double origin = 0;                          // the log date of simulated time 0
   std::string origin_text;                    // as the log writes it
@@ -57,12 +59,20 @@ struct LogFields {
 std::optional<LogFields> read_log_fields(ObjectReader& r, bool chosen, const std::string& base_dir,
                                          const std::string& model);
 
-/** @brief The settings a log source keeps: the selection and the mapping, applied in make. */
+/** @brief The settings a log source keeps: the selection and the mapping, applied in make; the
+ *  records of log nodes mapped onto links, as scripted link outages (FailureSourceInfo::link_outages). */
 struct LogSettings {
   LogSelection selection;
   NodeMapping nodes;
   Where nodes_at{""};
+  std::vector<LinkFailureSpec> links;
 };
+
+/** @brief A log source's settings: @p selection's records of log nodes that @p nodes maps onto a
+ *  link become outages of that link (from the record's date for its repair time), the others stay. */
+LogSettings log_settings(LogSelection selection, NodeMapping nodes, Where nodes_at);
+/** @brief The link outages of a log source's settings (FailureSourceInfo::link_outages). */
+std::vector<LinkFailureSpec> log_link_outages(const std::any& settings);
 
 /** @brief Sorts @p s's records by date (stably: the log's order among equal dates) and sets the
  *  origin: @p from when given (with its text), else the first record's date. */

@@ -69,6 +69,9 @@ struct FailureSourceInfo {
   /** Optional: the mean time between the source's failure events (its federation MTBF), for the
    *  warning when failures would, on average, come before a recovery can end. */
   std::function<double(const Topology& topology)> mean_gap{};
+  /** Optional: the link outages the source's settings name (a failure log's records of links),
+   *  added to the topology's scripted link failures (Topology::link_failures). */
+  std::function<std::vector<LinkFailureSpec>(const std::any& settings)> link_outages{};
 };
 
 using FailureSourceRegistry = Registry<FailureSourceInfo>;

@@ -316,6 +316,8 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   if (auto* v = r.optional("sites")) t.sites = parse_sites(*v, r.where("sites"), t);
   if (auto* v = r.optional("failures")) t.failures = parse_failures(*v, r.where("failures"), base_dir);
   if (auto* v = r.optional("link_failures")) t.link_failures = parse_link_failures(*v, r.where("link_failures"));
+  if (const auto& source = FailureSourceRegistry::instance().get(t.failures.model); source.link_outages)
+    for (LinkFailureSpec& l : source.link_outages(t.failures.settings)) t.link_failures.push_back(std::move(l));
   check_failure_scopes(t, r.where("failures"));
   if (t.failures.restart == RestartPlacement::Shrink) {
     int nodes = 0; // with a platform XML the nodes are not known yet: the engine checks again

@@ -230,3 +230,69 @@ TEST(LinkFaults, TheSummarySaysWhatTheLinkFailuresDid) {
   EXPECT_NE(o.out.find("network faults     1 link failures, clusters cut off 300 s (pairs summed)"), std::string::npos)
       << o.out;
 }
+
+TEST(LinkFaults, AFailureLogLineWithADurationIsAnOutageOfTheLinkItNames) {
+  // "<date> <link> <duration>" in a trace failure log: wan_0_1 down from 2 s to 4.5 s, next to a
+  // node failure of the same log; the link's name is checked against the platform (line named).
+  json topo = small_topology(2, 2, INFINITY);
+  const std::string log = temp_path("link-log.txt");
+  std::ofstream(log) << "1 c0-1\n2 wan_0_1 2.5s   # the WAN\n";
+  topo["failures"] = {{"model", "trace"}, {"trace", log}, {"downtime", 0.5}};
+  RunConfig c = make_config(topo, json::parse(R"({"kind": "scripted", "nodes": {
+                                "c0-0": [{"compute": 2.2}, {"send": "c1-0", "size": 1000, "label": "late"}]}})"));
+  c.options.trace_file = temp_path("link-log.jsonl");
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  EXPECT_EQ(res["status"], "completed");
+  EXPECT_EQ(res["failures"], 1);
+  EXPECT_EQ(res["failure_log"]["used"], 1);
+  EXPECT_EQ(res["network"]["links"]["wan_0_1"]["outages"], 1);
+  EXPECT_NEAR(res["network"]["links"]["wan_0_1"]["down_seconds"].get<double>(), 2.5, kLfEps);
+  const auto down = trace_events(c.options.trace_file, "link_down");
+  const auto up = trace_events(c.options.trace_file, "link_up");
+  ASSERT_EQ(down.size(), 1u);
+  ASSERT_EQ(up.size(), 1u);
+  EXPECT_NEAR(down[0]["t"].get<double>(), 2.0, kLfEps);
+  EXPECT_NEAR(up[0]["t"].get<double>(), 4.5, kLfEps);
+  EXPECT_GE(send_deliver_dates(c.options.trace_file)["late"].second, 4.5); // sent at 2.2 s: waited for the WAN
+
+  std::ofstream(log) << "2 wan_9_1 2.5s\n";
+  auto bad = run_in_child(c);
+  EXPECT_EQ(bad.exit_status, 2);
+  EXPECT_NE(bad.error.find(log + ": line 1: no link \"wan_9_1\""), std::string::npos) << bad.error;
+}
+
+TEST(LinkFaults, APublishedLogsNodeMappedOntoALinkGivesThatLinksOutages) {
+  // LANL system 20 of the sample: nodenumz 2 onto c0-1 (failures at 0 and 128.5 h), nodenumz 5
+  // onto the WAN ({"link": "wan_0_1"}): its two records, 3/2 11:05 for 10 min and 3/3 7:40 for
+  // 12 h, are outages of the link at 27 h 5 min and 47 h 40 min after the log's first failure.
+  json topo = small_topology(2, 2, INFINITY);
+  topo["failures"] = {{"model", "lanl"},
+                      {"file", std::string(CKPTSIM_SOURCE_DIR) + "/workloads/failures/lanl-sample.csv"},
+                      {"system", 20},
+                      {"nodes", {{"2", "c0-1"}, {"5", {{"link", "wan_0_1"}}}}}};
+  RunConfig c = make_config(topo, small_application(2, 100, 10 * 86400.0, 0.2, 0.2));
+  c.options.protocol = "none";
+  c.options.end_date = 6 * 86400.0;
+  c.options.stall_limit = INFINITY;
+  c.options.trace_file = temp_path("lanl-link.jsonl");
+  auto r = run_in_child(c);
+  ASSERT_EQ(r.exit_status, 0) << r.error;
+  const auto& res = r.document["results"];
+  EXPECT_EQ(res["failure_log"]["used"], 2);
+  EXPECT_EQ(res["failure_log"]["link_outages"], 2);
+  EXPECT_EQ(res["failure_log"]["skipped"], (json{{"other system", 2}, {"unmapped node", 4}}));
+  EXPECT_EQ(res["network"]["links"]["wan_0_1"]["outages"], 2);
+  EXPECT_NEAR(res["network"]["links"]["wan_0_1"]["down_seconds"].get<double>(), 600 + 12 * 3600.0, kLfEps);
+  const auto down = trace_events(c.options.trace_file, "link_down");
+  ASSERT_EQ(down.size(), 2u);
+  EXPECT_NEAR(down[0]["t"].get<double>(), 27 * 3600.0 + 300, kLfEps);
+  EXPECT_NEAR(down[1]["t"].get<double>(), 47 * 3600.0 + 2400, kLfEps);
+
+  topo["failures"]["nodes"]["5"] = {{"link", "nowhere"}};
+  RunConfig bad = make_config(topo, small_application(2, 100, 10 * 86400.0, 0.2, 0.2));
+  auto b = run_in_child(bad);
+  EXPECT_EQ(b.exit_status, 2);
+  EXPECT_NE(b.error.find("/failures/nodes/5/link: no link \"nowhere\""), std::string::npos) << b.error;
+}

@@ -312,6 +312,20 @@ TEST(ConfigTrace, ValidTraceWithCommentsAndUnits) {
   EXPECT_EQ(trace[2].where, dir + "/f.txt: line 5");
 }
 
+TEST(ConfigTrace, ALineWithADurationIsALinkOutage) {
+  std::string dir = temp_dir();
+  write(dir, "f.txt", "10s c0-1\n1h wan_0_1 10min\n");
+  json t = two_clusters();
+  t["failures"] = {{"model", "trace"}, {"trace", "f.txt"}};
+  Topology ok = parse_topology(t, "topo.json", dir);
+  ASSERT_EQ(ok.failures.settings_as<TraceSettings>().events.size(), 1u);
+  ASSERT_EQ(ok.link_failures.size(), 1u); // handed to the network faults, checked with the platform
+  EXPECT_EQ(ok.link_failures[0].link, "wan_0_1");
+  EXPECT_DOUBLE_EQ(ok.link_failures[0].down, 3600);
+  EXPECT_DOUBLE_EQ(ok.link_failures[0].up, 4200);
+  EXPECT_EQ(ok.link_failures[0].path, "line 2");
+}
+
 TEST(ConfigTrace, BadLines) {
   std::string dir = temp_dir();
   auto fails = [&](const std::string& content, const std::string& line, const std::string& part) {
@@ -319,7 +333,12 @@ TEST(ConfigTrace, BadLines) {
     return fails_with([&] { load_failure_trace(path); }, path, line, part);
   };
   EXPECT_TRUE(fails("10s c0-1\n20s\n", "line 2", "expected \"<date> <node>\""));
-  EXPECT_TRUE(fails("10s c0-1 c0-2\n", "line 1", "expected \"<date> <node>\""));
+  EXPECT_TRUE(fails("10s c0-1 c0-2 c0-3\n", "line 1", "expected \"<date> <node>\""));
+  EXPECT_TRUE(fails("10s c0-1 c0-2\n", "line 1",
+                    "a third field is a link outage's duration (\"<date> <link> <duration>\"): \"c0-2\" is not a "
+                    "duration"));
+  EXPECT_TRUE(fails("10s wan_0_1 0s\n", "line 1", "a link outage lasts > 0 and a finite time"));
+  EXPECT_TRUE(fails("10s wan_0_1,wan_0_2 5s\n", "line 1", "one link per outage line"));
   EXPECT_TRUE(fails("soon c0-1\n", "line 1", "\"soon\" is not a duration"));
   EXPECT_TRUE(fails("10MB c0-1\n", "line 1", "unknown unit \"MB\" in \"10MB\" for a duration"));
   EXPECT_TRUE(fails("-1s c0-1\n", "line 1", "a failure date must be >= 0 and finite"));

@@ -121,7 +121,7 @@ std::any read_fta_settings(ObjectReader& r, bool chosen, const std::string& base
   if (shared->from) f.from = as_number(*shared->from, r.where("from"));
   if (shared->to) f.to = as_number(*shared->to, r.where("to"));
   if (f.from && f.to && *f.to < *f.from) r.where("to").fail("the window ends before it starts (\"to\" < \"from\")");
-  return LogSettings{read_fta(shared->file, f), shared->nodes, shared->nodes_at};
+  return log_settings(read_fta(shared->file, f), shared->nodes, shared->nodes_at);
 }
 
 const FailureSourceRegistration fta_source{{
@@ -134,9 +134,10 @@ const FailureSourceRegistration fta_source{{
                {"from", "start of the window, epoch seconds, simulated time 0; default: the first selected failure"},
                {"to", "end of the window, epoch seconds; default: none"},
                {"nodes", "\"modulo\" (node_id mod the node count, default), \"by-name\" (node_name equals a host "
-                         "name) or {\"node_id\": \"host\"}"}},
+                         "name) or {\"node_id\": \"host\" or {\"link\": id}} (a link's outages)"}},
     .read = read_fta_settings,
     .make = make_log_failures,
+    .link_outages = log_link_outages,
 }};
 
 } // namespace

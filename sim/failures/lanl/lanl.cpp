@@ -174,7 +174,7 @@ std::any read_lanl_settings(ObjectReader& r, bool chosen, const std::string& bas
     std::vector<std::string> names(kCauses.begin(), kCauses.end());
     for (std::size_t i = 0; i < v->size(); i++) f.causes.insert(as_choice((*v)[i], r.where("causes") / i, names));
   }
-  return LogSettings{read_lanl(shared->file, f), shared->nodes, shared->nodes_at};
+  return log_settings(read_lanl(shared->file, f), shared->nodes, shared->nodes_at);
 }
 
 const FailureSourceRegistration lanl_source{{
@@ -190,9 +190,10 @@ const FailureSourceRegistration lanl_source{{
                {"causes", "the cause columns to keep (Facilities, Hardware, Human Error, Network, Undetermined, "
                           "Software); default: all"},
                {"nodes", "\"modulo\" (nodenumz mod the node count, default), \"by-name\" (nodenumz as text equals a "
-                         "host name) or {\"nodenumz\": \"host\"}"}},
+                         "host name) or {\"nodenumz\": \"host\" or {\"link\": id}} (a link's outages)"}},
     .read = read_lanl_settings,
     .make = make_log_failures,
+    .link_outages = log_link_outages,
 }};
 
 } // namespace
