@@ -54,6 +54,7 @@ void ClcLeader::start(NodeContext& ctx) {
   }
   round_.ddv[cluster] = round_.number;
   round_.started = ctx.now();
+  round_.epoch = deps_.epoch();
   clc_wanted_ = false;
   timer_due_ = false;
   kClcTimer.cancel(ctx);
@@ -70,15 +71,21 @@ void ClcLeader::start(NodeContext& ctx) {
   participant_.on_req(ctx, *b);
 }
 
+// A READY or an ACK of a round a rollback aborted (delayed by a cut link) may come during the
+// next round, which has the same number: the epoch tells them apart.
+bool ClcLeader::of_round(const Body& b) const {
+  return round_.active && b.get("number") == round_.number && b.get("epoch") == round_.epoch;
+}
+
 void ClcLeader::on_ready(NodeContext& ctx, NodeId from, const Body& b) {
-  if (!round_.active || b.get("number") != round_.number) return;
+  if (!of_round(b)) return;
   for (const auto& [peer, n] : b.counts)
     if (peer != from) round_.to_receive[static_cast<NodeId>(peer)].emplace_back(from, n);
   if (++round_.readies < static_cast<int>(place_.members().size())) return;
   // Every node has stopped: node r must receive what each peer says it sent to r.
   for (NodeId r : place_.members()) {
     auto s = std::make_shared<Body>();
-    s->ints = {{"number", round_.number}};
+    s->ints = {{"number", round_.number}, {"epoch", round_.epoch}};
     if (auto row = round_.to_receive.find(r); row != round_.to_receive.end()) {
       std::sort(row->second.begin(), row->second.end());
       s->counts.insert(boost::container::ordered_unique_range, row->second.begin(), row->second.end());
@@ -91,7 +98,7 @@ void ClcLeader::on_ready(NodeContext& ctx, NodeId from, const Body& b) {
 }
 
 void ClcLeader::on_ack(NodeContext& ctx, const Body& b) {
-  if (!round_.active || b.get("number") != round_.number) return;
+  if (!of_round(b)) return;
   if (++round_.acks < static_cast<int>(place_.members().size())) return;
   const Round r = round_;
   round_ = Round{};
@@ -112,7 +119,7 @@ void ClcLeader::on_ack(NodeContext& ctx, const Body& b) {
                    {"forced", r.forced},
                    {"initial", r.initial}});
   auto c = std::make_shared<Body>();
-  c->ints = {{"number", r.number}, {"forced", r.forced ? 1u : 0u}};
+  c->ints = {{"number", r.number}, {"epoch", r.epoch}, {"forced", r.forced ? 1u : 0u}};
   place_.broadcast(ctx, Msg::ClcCommit, c, place_.self());
   participant_.on_commit(ctx, *c);
   arm_timer(ctx); // committing any CLC, forced ones included, resets the timer

@@ -62,9 +62,12 @@ class ClcLeader {
   ClcParticipant& participant_;
   const Recovery& recovery_;
   Alerts& alerts_;
+  /** @brief @p b (READY, ACK) answers the round under way, not an aborted one of the same number. */
+  bool of_round(const Body& b) const;
   struct Round {
     bool active = false;
     Sn number = 0;
+    std::uint64_t epoch = 0; // the cluster's epoch: a rollback's new round may reuse the number
     Ddv ddv;
     bool forced = false;
     bool initial = false;

@@ -17,10 +17,11 @@ void ClcParticipant::on_req(NodeContext& ctx, const Body& b) {
   clc_ = Clc{};
   clc_.active = true;
   clc_.number = b.get("number");
+  clc_.epoch = b.get("epoch");
   clc_.ddv = b.ddv;
   gate_.update_app(ctx); // stops the application: nothing is sent until the commit
   auto r = std::make_shared<Body>();
-  r->ints = {{"number", clc_.number}};
+  r->ints = {{"number", clc_.number}, {"epoch", clc_.epoch}};
   const auto& sent = mailbox_.counts().sent;
   r->counts.reserve(sent.size());
   for (const auto& [peer, n] : sent) r->counts.emplace_hint(r->counts.end(), peer, n); // both sorted
@@ -30,8 +31,12 @@ void ClcParticipant::on_req(NodeContext& ctx, const Body& b) {
     ctx.send_control(place_.leader(), control(Msg::ClcReady, r));
 }
 
+bool ClcParticipant::of_clc(const Body& b) const {
+  return clc_.active && b.get("number") == clc_.number && b.get("epoch") == clc_.epoch;
+}
+
 void ClcParticipant::on_save(NodeContext& ctx, const Body& b) {
-  if (!clc_.active || b.get("number") != clc_.number) return;
+  if (!of_clc(b)) return;
   clc_.expected.reserve(b.counts.size());
   for (const auto& [peer, n] : b.counts) clc_.expected.emplace_hint(clc_.expected.end(), static_cast<NodeId>(peer), n);
   clc_.have_expected = true;
@@ -62,7 +67,7 @@ void ClcParticipant::on_saved(NodeContext& ctx, std::uint64_t number) {
   if (!clc_.active || !clc_.drained || clc_.saved || number != clc_.number) return; // an aborted CLC's save
   clc_.saved = true;
   auto a = std::make_shared<Body>();
-  a->ints = {{"number", number}};
+  a->ints = {{"number", number}, {"epoch", clc_.epoch}};
   if (place_.is_leader())
     leader_.on_ack(ctx, *a);
   else
@@ -70,7 +75,7 @@ void ClcParticipant::on_saved(NodeContext& ctx, std::uint64_t number) {
 }
 
 void ClcParticipant::on_commit(NodeContext& ctx, const Body& b) {
-  if (!clc_.active || b.get("number") != clc_.number) return;
+  if (!of_clc(b)) return;
   SharedDdv base = deps_.intern(deps_.base_ddv(clc_.number));
   deps_.commit(StoredClc{clc_.number, clc_.ddv, b.get("forced") != 0, std::move(base)});
   clc_ = Clc{};

@@ -61,11 +61,14 @@ class ClcParticipant {
   ClcLeader& leader_;
   AppGate& gate_;
   // The CLC under way (all zero when none).
+  /** @brief @p b (SAVE, COMMIT) is for this CLC, not for an aborted one of the same number. */
+  bool of_clc(const Body& b) const;
   struct Clc {
     bool active = false;
     Sn number = 0;
-    SharedDdv ddv;        // the request's, shared by the cluster
-    bool drained = false; // SAVE received and every expected message delivered
+    std::uint64_t epoch = 0; // the request's: a round of an undone execution may have the same number
+    SharedDdv ddv;           // the request's, shared by the cluster
+    bool drained = false;    // SAVE received and every expected message delivered
     bool saved = false;
     PeerMap<std::uint64_t> expected; // per peer, the messages it sent before the CLC
     bool have_expected = false;
