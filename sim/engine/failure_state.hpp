@@ -5,6 +5,7 @@
 
 #include "sim/app/rng.hpp"
 #include "sim/engine/recovery_tracker.hpp"
+#include "sim/engine/suspicions.hpp"
 #include "sim/failures/source.hpp"
 
 #include <deque>
@@ -19,6 +20,7 @@ namespace ckptsim {
 struct DeferredFailure {
   std::vector<NodeId> victims;
   double repair = 0;
+  bool fenced = false; // a heartbeat suspicion of cut-off nodes (sim/engine/suspicions.hpp)
 };
 
 struct FailureState {
@@ -35,6 +37,11 @@ struct FailureState {
   };
   std::map<std::string, ScopeCount> scopes; // per scope ("node", a domain's, "cascade"): events taken in
   std::deque<DeferredFailure> deferred;     // failures held while a recovery runs, oldest first
+  // Heartbeat suspicions of the nodes a partition cuts off from the monitor, and the repair times
+  // of the fenced nodes (a stream of their own: node failures keep their repair times).
+  std::unique_ptr<Suspicions> suspicions;
+  Rng fence_repairs;
+  std::map<FailureId, std::vector<NodeId>> fenced_waiting; // repaired, waiting for a route to the monitor
 };
 
 } // namespace ckptsim

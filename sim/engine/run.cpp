@@ -76,6 +76,12 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                                          inputs_.application.scripted_failures);
   failures_.repairs.reseed(mix_seed(inputs_.config.options.seed, 0xfa11u, 0x4e9a));
   links_.prepare(inputs_.config.options.seed);
+  if (const HeartbeatSpec& hb = inputs_.topology.failures.heartbeat; hb.period > 0) {
+    // Under shrink a failed host never comes back and its process moves: a suspicion would fence a
+    // host, which the model of a partition's end (the node rejoins) does not fit. Not modelled.
+    if (!shrinking()) failures_.suspicions = std::make_unique<Suspicions>(hb.period, hb.timeout, num_nodes());
+    failures_.fence_repairs.reseed(mix_seed(inputs_.config.options.seed, 0xfe4ceu, 0x5u));
+  }
 
   const ProtocolInfo& info = ProtocolRegistry::instance().get(inputs_.config.options.protocol, "--protocol");
   for (const auto& [key, value] : inputs_.config.options.params) {
@@ -290,6 +296,7 @@ void Run::start_link_faults() {
       },
       [this, wake] { wake(links_.take_holders()); }, [this] { return ending_.end.over(); });
   links_.on_change([this] {
+    check_routes();
     update_engine_waiting();
     update_held();
   });

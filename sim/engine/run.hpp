@@ -106,7 +106,7 @@ class Run : public LifecyclePort {
   bool quiescent() const { return ending_.termination.quiescent(wire_.control_messages()); }
   /** @brief A failure event striking @p victims (nodes, or hosts under shrink; one or many)
    *  arrives now (@p released: deferred until now); they stay down @p repair seconds once struck. */
-  void failure_arrival(std::vector<NodeId> victims, double repair, bool released = false);
+  void failure_arrival(std::vector<NodeId> victims, double repair, bool released = false, bool fenced = false);
   /** @brief The work endpoint @p e had done when its last failure struck: what a restarted
    *  process loses at its first rollback; 0 for a service (it computes nothing, and the record is
    *  kept for computing processes only). */
@@ -141,10 +141,19 @@ class Run : public LifecyclePort {
   void release_deferred();
   void report_progress();
   /** @brief Strikes @p victims (processes, increasing order) at once: one failure, one recovery. */
-  void strike(const std::vector<NodeId>& victims, double repair, bool work_recorded = false);
+  void strike(const std::vector<NodeId>& victims, double repair, bool work_recorded = false, bool fenced = false);
   /** @brief Holds the failure event of @p victims (nodes, or hosts under shrink) while a recovery
    *  runs and the overlap policy says so; true when held. */
-  bool defer(const std::vector<NodeId>& victims, double repair);
+  bool defer(const std::vector<NodeId>& victims, double repair, bool fenced = false);
+  // run_suspicions.cpp: heartbeat suspicion of the nodes a partition cuts off from the monitor.
+  /** @brief After a link change or a restart: whose heartbeats stop or start getting through. */
+  void check_routes();
+  /** @brief The nodes silent for the timeout are suspected now: fenced (one failure event). */
+  void suspect();
+  /** @brief The fenced nodes of failure @p id are repaired: they restart once they reach the
+   *  monitor again. */
+  void restart_when_routed(FailureId id);
+  bool routed_to_monitor(NodeId n) const;
   void detect(FailureId id);
   void restart(FailureId id);
   /** @brief Acts on what the tracker decides for recovery @p id now: "node back", its end. */

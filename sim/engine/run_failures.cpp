@@ -16,7 +16,7 @@
 
 namespace ckptsim {
 
-void Run::failure_arrival(std::vector<NodeId> victims, double repair, bool released) {
+void Run::failure_arrival(std::vector<NodeId> victims, double repair, bool released, bool fenced) {
   const double now = sg4::Engine::get_clock();
   observe_.stats.add("failures.arrivals");
   // Calm: it strikes a run with no recovery under way. A deferred one, released now, was counted
@@ -35,23 +35,25 @@ void Run::failure_arrival(std::vector<NodeId> victims, double repair, bool relea
     observe_.trace.emit(1, now, "failure_ignored", {{"node", v}, {"reason", "down"}});
     return true;
   });
-  if (victims.empty() || defer(victims, repair)) return;
-  strike(victims, repair);
+  // A suspicion held until now lapses for the nodes that reach the monitor again.
+  if (fenced) std::erase_if(victims, [&](NodeId v) { return routed_to_monitor(v); });
+  if (victims.empty() || defer(victims, repair, fenced)) return;
+  strike(victims, repair, false, fenced);
 }
 
-bool Run::defer(const std::vector<NodeId>& victims, double repair) {
+bool Run::defer(const std::vector<NodeId>& victims, double repair, bool fenced) {
   if (overlapping_allowed() || failures_.recoveries.open() == 0) return false;
   observe_.stats.add("failures.deferred");
   if (victims.size() == 1)
     observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"node", victims.front()}});
   else
     observe_.trace.emit(0, sg4::Engine::get_clock(), "failure_deferred", {{"nodes", victims}});
-  failures_.deferred.push_back({victims, repair});
+  failures_.deferred.push_back({victims, repair, fenced});
   update_held();
   return true;
 }
 
-void Run::strike(const std::vector<NodeId>& victims, double repair, bool work_recorded) {
+void Run::strike(const std::vector<NodeId>& victims, double repair, bool work_recorded, bool fenced) {
   const double now = sg4::Engine::get_clock();
   const FailureId id = failures_.recoveries.next_id();
   for (NodeId victim : victims) {
@@ -76,6 +78,7 @@ void Run::strike(const std::vector<NodeId>& victims, double repair, bool work_re
                                        {"work_lost_at_victim", endpoints_.death_work[victim]}});
   }
   for (NodeId victim : victims) {
+    if (failures_.suspicions) failures_.suspicions->forget(victim); // the monitor waits for it no more
     endpoints_.up[victim] = false;
     set_state(victim, "down");
     failures_.nodes_down++;
@@ -110,7 +113,7 @@ void Run::strike(const std::vector<NodeId>& victims, double repair, bool work_re
   }
 
   const auto& f = inputs_.topology.failures;
-  const double detected_after = detection_delay(f, now);
+  const double detected_after = fenced ? 0.0 : detection_delay(f, now); // a suspicion is its detection
   sg4::Actor::create("detect-" + std::to_string(id), platform_.controller, [this, id, d = detected_after] {
     sg4::this_actor::sleep_for(d);
     detect(id);
@@ -119,9 +122,12 @@ void Run::strike(const std::vector<NodeId>& victims, double repair, bool work_re
   // is detected (the LAM/MPI paper's mpirun, cr_wait then lb_fault_app), the repair time after that.
   const double restart_after = shrinking() ? detected_after + repair : repair;
   ending_.termination.note_stillness(std::max(detected_after, restart_after) + f.restart_overhead, now);
-  sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = restart_after] {
+  sg4::Actor::create("restart-" + std::to_string(id), platform_.controller, [this, id, d = restart_after, fenced] {
     sg4::this_actor::sleep_for(d);
-    restart(id);
+    if (fenced)
+      restart_when_routed(id);
+    else
+      restart(id);
   });
   if (guard) guard->kill();
   for (auto rid = failures_.recoveries.open_after(0); rid; rid = failures_.recoveries.open_after(*rid))
@@ -167,8 +173,12 @@ void Run::send_signal(NodeId endpoint, Signal signal) {
 }
 
 void Run::update_engine_waiting() {
-  ending_.termination.set_engine_waiting(failures_.nodes_down > 0 || failures_.recoveries.awaiting_detection() ||
-                                             links_.waits_for_repair(),
+  // Fenced nodes waiting for a route to the monitor wait for a link's repair: pending only if the
+  // schedule holds one (links_.waits_for_repair(): they are among its holders).
+  std::size_t fenced = 0;
+  for (const auto& [id, victims] : failures_.fenced_waiting) fenced += victims.size();
+  ending_.termination.set_engine_waiting(failures_.nodes_down > static_cast<int>(fenced) ||
+                                             failures_.recoveries.awaiting_detection() || links_.waits_for_repair(),
                                          sg4::Engine::get_clock());
 }
 
@@ -189,6 +199,10 @@ void Run::restart(FailureId id) {
   const FailureNotice own{id, rec.victims, rec.date, std::max(failures_.recoveries.latest_detected(), id),
                           failures_.recoveries.not_back(id)};
   for (NodeId v : rec.victims) start_node(v, true, own);
+  if (failures_.suspicions) {
+    for (NodeId v : rec.victims) failures_.suspicions->started(v, now);
+    check_routes(); // a node restarted behind a cut link is not heard either
+  }
 }
 
 void Run::start_node(NodeId endpoint, bool restarted, FailureNotice notice) {
@@ -257,7 +271,7 @@ void Run::release_deferred() {
     DeferredFailure d = std::move(failures_.deferred.front());
     failures_.deferred.pop_front();
     update_held();
-    failure_arrival(std::move(d.victims), d.repair, true);
+    failure_arrival(std::move(d.victims), d.repair, true, d.fenced);
   }
 }
 

@@ -86,6 +86,10 @@ RunResult Run::collect(double wall_seconds) {
     network["message_delay_total"] = observe_.stats.get("network.message_delay");
     network["transfers_resent"] = observe_.stats.get("network.transfers_resent");
     network["checkpoint_transfers_held"] = observe_.stats.get("network.checkpoint_transfers_held");
+    if (failures_.suspicions) { // heartbeat detection: partitioned nodes suspected and fenced
+      network["suspicions"] = observe_.stats.get("network.suspicions");
+      network["nodes_suspected"] = observe_.stats.get("network.nodes_suspected");
+    }
     res["network"] = network;
   }
   if (!observe_.warnings().empty()) res["warnings"] = observe_.warnings(); // absent when none
