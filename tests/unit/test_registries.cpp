@@ -294,7 +294,8 @@ TEST(Listing, FailureSourcesAndTimers) {
       "failure striking one node drawn uniformly\n"
       "                   shape  the Weibull shape k (> 0; k < 1: failures come in bursts); default 1\n"
       "  trace          the failures of a file, replayed: one \"<date> <node>\" per line (a host name or a global "
-      "node index; \"<date> <node>,<node>,...\" strikes them all at once, one failure), '#' starts a comment\n"
+      "node index; \"<date> <node>,<node>,...\" strikes them all at once, one failure), or \"<date> <link> "
+      "<duration>\" (an outage of a link), '#' starts a comment\n"
       "                   trace  the failure trace file, relative to the topology file; required with the "
       "source\n"
       "  lanl           the failures of one system of the LANL failure log (LA-UR-05-7318, CSV as published), "
@@ -307,7 +308,7 @@ TEST(Listing, FailureSourcesAndTimers) {
       "                   causes  the cause columns to keep (Facilities, Hardware, Human Error, Network, "
       "Undetermined, Software); default: all\n"
       "                   nodes  \"modulo\" (nodenumz mod the node count, default), \"by-name\" (nodenumz as text "
-      "equals a host name) or {\"nodenumz\": \"host\"}\n"
+      "equals a host name) or {\"nodenumz\": \"host\" or {\"link\": id}} (a link's outages)\n"
       "  fta            the unavailability events of a Failure Trace Archive event_trace table (tab-separated, "
       "epoch seconds), replayed with their durations as repair times\n"
       "                   file  the event_trace file, relative to the topology file; required\n"
@@ -316,7 +317,7 @@ TEST(Listing, FailureSourcesAndTimers) {
       "failure\n"
       "                   to  end of the window, epoch seconds; default: none\n"
       "                   nodes  \"modulo\" (node_id mod the node count, default), \"by-name\" (node_name equals "
-      "a host name) or {\"node_id\": \"host\"}\n"
+      "a host name) or {\"node_id\": \"host\" or {\"link\": id}} (a link's outages)\n"
       "  none           no failure at all, whatever the topology's \"mtbf\"\n");
   EXPECT_EQ(cli::timers_listing(),
             "Timers (timer file):\n"
