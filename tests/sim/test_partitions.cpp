@@ -79,14 +79,5 @@ TEST_P(Partitions, HundredRunsWithNodeFailuresEndByThemselvesWithoutViolationOrL
   EXPECT_GE(resent, 10) << "partitions should cut transfers under way in some runs";
 }
 
-INSTANTIATE_TEST_SUITE_P(Protocols, Partitions,
-                         ::testing::Values(PartitionVariant{"none", {}, ""}, PartitionVariant{"coordinated", {}, ""},
-                                           PartitionVariant{"hc3i", {}, ""},
-                                           PartitionVariant{"hc3i", {{"transitive", "true"}}, ""},
-                                           PartitionVariant{"independent", {{"unit", "process"}}, ""},
-                                           PartitionVariant{"independent", {{"unit", "cluster"}}, ""},
-                                           PartitionVariant{"msglog", {{"variant", "pessimistic"}}, ""},
-                                           PartitionVariant{"msglog", {{"variant", "causal"}}, ""},
-                                           PartitionVariant{"msglog", {{"variant", "optimistic"}}, ""},
-                                           PartitionVariant{"cck", {}, ""}, PartitionVariant{"taskgraph", {}, ""}),
+INSTANTIATE_TEST_SUITE_P(Protocols, Partitions, ::testing::ValuesIn(every_protocol_variant()),
                          [](const ::testing::TestParamInfo<PartitionVariant>& info) { return info.param.name(); });

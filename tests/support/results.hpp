@@ -54,4 +54,14 @@ inline std::map<std::string, std::pair<double, double>> send_deliver_dates(const
   return out;
 }
 
+/** @brief "" when run @p r exited 0 and completed with no consistency violation; else what went
+ *  wrong (for ASSERT_EQ(clean_completion(r), "")). */
+inline std::string clean_completion(const ChildResult& r) {
+  if (r.exit_status != 0) return "exit status " + std::to_string(r.exit_status) + ": " + r.error;
+  const auto& res = r.document["results"];
+  if (res.value("status", "") != "completed") return "status: " + res.value("status", "");
+  if (res["consistency"]["violations"] != 0) return "consistency violations: " + res["consistency"].dump();
+  return "";
+}
+
 } // namespace ckptsim::test_support

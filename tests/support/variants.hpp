@@ -9,6 +9,7 @@
 #include <map>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ckptsim::test_support {
 
@@ -27,6 +28,21 @@ struct ProtocolVariant {
   bool may_livelock() const { return protocol == "none" || protocol == "independent" || protocol == "cck"; }
 };
 inline void PrintTo(const ProtocolVariant& v, std::ostream* os) { *os << v.name(); }
+
+/** @brief Every protocol and variant with its default storage (the hundred-runs tests' list). */
+inline std::vector<ProtocolVariant> every_protocol_variant() {
+  return {{"none", {}, ""},
+          {"coordinated", {}, ""},
+          {"hc3i", {}, ""},
+          {"hc3i", {{"transitive", "true"}}, ""},
+          {"independent", {{"unit", "process"}}, ""},
+          {"independent", {{"unit", "cluster"}}, ""},
+          {"msglog", {{"variant", "pessimistic"}}, ""},
+          {"msglog", {{"variant", "causal"}}, ""},
+          {"msglog", {{"variant", "optimistic"}}, ""},
+          {"cck", {}, ""},
+          {"taskgraph", {}, ""}};
+}
 
 /** @brief Seed @p seed of variant @p v on these documents, a checkpoint every 5 s and a garbage
  *  collection every 20 s, and an end date far enough that every run must end by itself first. */
