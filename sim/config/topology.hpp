@@ -93,13 +93,14 @@ struct FailureSpec {
  *  scope fails independently (exponential gaps of mean `mtbf`, each outage lasting a draw of
  *  `downtime`), or one scripted outage of a named link from `down` to `up`. */
 struct LinkFailureSpec {
-  std::string scope;                                 // "wan" or "san": a random source; empty: a scripted outage
+  std::string scope{};                               // "wan" or "san": a random source; empty: a scripted outage
   double mtbf = 0;                                   // random source: mean time between failures of each link
   Distribution downtime = Distribution::constant(0); // random source: how long each outage lasts
-  std::string link;                                  // scripted: the link's id (a platform link name)
+  std::string link{};                                // scripted: the link's id (a platform link name)
   double down = 0;                                   // scripted: the outage's start
   double up = 0;                                     // scripted: its end (> down)
-  std::string file, path;                            // where the entry is, for errors found with the platform
+  std::string file{}, path{};                        // where the entry is, for errors found with the platform
+  std::string link_at{};                             // scripted: where its link's name is written (same file)
 };
 
 /** @brief Stable storage (SPEC 1): the topology's "storage" object. Its fields belong to the

@@ -132,8 +132,7 @@ void LinkFaults::prepare(std::uint64_t seed) {
         for (int wan = 1; wan >= 0; wan--)
           for (const auto& n : names)
             if ((n.rfind("wan", 0) == 0) == bool(wan) && some.size() < 12) some.push_back(n);
-        // A failure log's line names the link itself; a topology entry names it in its "link".
-        throw InputError(spec.file, spec.path.rfind("line ", 0) == 0 ? spec.path : spec.path + "/link",
+        throw InputError(spec.file, spec.link_at,
                          fmt::format("no link \"{}\" in the platform (some of its links: {}; `ckptsim platform` "
                                      "prints them all)",
                                      spec.link, fmt::join(some, ", ")));

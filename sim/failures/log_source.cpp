@@ -90,8 +90,12 @@ LogSettings log_settings(LogSelection selection, NodeMapping nodes, Where nodes_
     }
     const double down = r.date - s.origin;
     const Where at = out.nodes_at / node;
-    out.links.push_back(LinkFailureSpec{
-        .link = link->second, .down = down, .up = down + r.repair, .file = at.file(), .path = at.path()});
+    out.links.push_back(LinkFailureSpec{.link = link->second,
+                                        .down = down,
+                                        .up = down + r.repair,
+                                        .file = at.file(),
+                                        .path = at.path(),
+                                        .link_at = (at / "link").path()});
     s.link_outages++;
   }
   s.records = std::move(kept);

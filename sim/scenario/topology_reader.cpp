@@ -215,6 +215,7 @@ std::vector<LinkFailureSpec> parse_link_failures(const json& j, const Where& at)
     LinkFailureSpec s;
     s.file = w.file();
     s.path = w.path();
+    s.link_at = (w / "link").path();
     if (r.has("scope") == r.has("link"))
       w.fail("give \"scope\" (a random source: \"wan\" or \"san\", with \"mtbf\" and \"downtime\") or \"link\" "
              "(a scripted outage, with \"down\" and \"up\"), not both nor neither");

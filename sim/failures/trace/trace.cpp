@@ -54,8 +54,8 @@ std::vector<FailureEvent> load_failure_trace(const std::string& path, std::vecto
     if (node.find(',') != std::string::npos)
       throw InputError(path, where, "one link per outage line (\"<date> <link> <duration>\"); nodes take no duration");
     if (links == nullptr) throw InputError(path, where, "link outages are not read here");
-    links->push_back(
-        LinkFailureSpec{.link = node, .down = *date, .up = *date + *duration, .file = path, .path = where});
+    links->push_back(LinkFailureSpec{
+        .link = node, .down = *date, .up = *date + *duration, .file = path, .path = where, .link_at = where});
   }
   return events;
 }

@@ -13,8 +13,8 @@ namespace ckptsim {
 /** @brief The source's fields of the "failures" object: the trace file, as read. */
 struct TraceSettings {
   std::vector<FailureEvent> events;
-  std::vector<LinkFailureSpec> links; // "<date> <link> <duration>" lines: scripted link outages
-  std::string file{};                 // as opened (relative to the topology file's folder)
+  std::vector<LinkFailureSpec> links{}; // "<date> <link> <duration>" lines: scripted link outages
+  std::string file{};                   // as opened (relative to the topology file's folder)
 };
 
 /** @brief Reads a failure trace: one "date node" per line, '#' starts a comment; the link outages
