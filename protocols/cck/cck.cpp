@@ -23,6 +23,8 @@ class Module : public ProtocolModule {
   // The restart compares the state of every process with one failure: a second failure waits.
   bool tolerates_overlapping_failures() const override { return false; }
   bool nodes_report_recovery() const override { return true; }
+  // One copy per save where its model puts it: a multi-level storage is refused.
+  StorageUse storage_use() const override { return StorageUse::Fixed; }
   std::vector<ServiceSpec> services() const override { return {{"coordinator"}}; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool service) const override {
     if (service) return std::make_unique<Coordinator>();

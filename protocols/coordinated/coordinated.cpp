@@ -14,18 +14,19 @@ namespace {
 
 class Module : public ProtocolModule {
  public:
-  Module(int nodes, int depth, TriggerPolicy trigger)
+  Module(int nodes, KeptSaves kept, TriggerPolicy trigger)
       : nodes_(nodes)
-      , depth_(depth)
+      , kept_(std::move(kept))
       , trigger_(trigger) {}
   std::vector<ServiceSpec> services() const override { return {{"coordinator"}}; }
+  StorageUse storage_use() const override { return StorageUse::NewestLine; }
   // Processes roll back on the coordinator's ROLLBACK, after the failure notice.
   bool nodes_report_recovery() const override { return true; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool service) const override {
-    if (service) return std::make_unique<Coordinator>(depth_, trigger_);
+    if (service) return std::make_unique<Coordinator>(kept_, trigger_);
     (void)node;
     // The coordinator is the first service: id N.
-    return std::make_unique<Participant>(nodes_, depth_, trigger_ != TriggerPolicy::Periodic);
+    return std::make_unique<Participant>(nodes_, kept_, trigger_ != TriggerPolicy::Periodic);
   }
   void summarize(const Stats& st, std::string& out) const override {
     out += fmt::format("\n  Coordinated checkpointing\n  waves committed {:.0f}, aborted {:.0f}, time checkpointing "
@@ -42,7 +43,7 @@ class Module : public ProtocolModule {
 
  private:
   int nodes_;
-  int depth_; // committed waves kept (the replicated storage's SD, else 1)
+  KeptSaves kept_; // committed waves kept (the replicated storage's last SD, a level's newest...)
   TriggerPolicy trigger_;
 };
 
@@ -56,7 +57,7 @@ const ProtocolRegistration registration{
      .description = "blocking coordinated checkpointing (INIT/FLUSH/ACK/CONT), global restart from the last wave",
      .factory =
          [](const ProtocolSetup& setup) {
-           return std::make_unique<Module>(setup.layout->num_nodes(), storage_depth(setup, "servers"),
+           return std::make_unique<Module>(setup.layout->num_nodes(), storage_kept(setup, "servers"),
                                            trigger_of(setup));
          },
      .params = {{"trigger",

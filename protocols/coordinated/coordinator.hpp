@@ -4,15 +4,16 @@
  * CKPT_REQUEST, answered by CKPT_DECISION), commits it when the N ACKs are in (CONT to all). On a
  * failure it aborts the wave under way and tells every process to roll back to the last committed
  * wave (ROLLBACK), and answers the restarted process' RESTARTED with the same; the period starts
- * again when the failed process is back. The wave restored is the newest of the last `depth`
- * committed ones that every process can still load (RLFFN, recovery_line.cpp); waves are numbered
- * along the execution line, so the wave after a rollback to wave w is w + 1 (the paper's save
- * counter k). */
+ * again when the failed process is back. The wave restored is the newest of the kept committed
+ * ones (the storage's: the last `depth`, a level's newest) that every process can still load (RLFFN,
+ * recovery_line.cpp); waves are numbered along the execution line, so the wave after a rollback to wave w is w + 1 (the
+ * paper's save counter k). */
 #pragma once
 
 #include "protocols/coordinated/messages.hpp"
 #include "protocols/coordinated/trigger.hpp"
 #include "sim/protocol/protocol.hpp"
+#include "sim/protocol/storage.hpp"
 
 #include <optional>
 
@@ -23,8 +24,8 @@ namespace ckptsim::coordinated {
 
 class Coordinator : public Agent {
  public:
-  explicit Coordinator(int depth, TriggerPolicy trigger = TriggerPolicy::Periodic)
-      : depth_(depth)
+  explicit Coordinator(KeptSaves kept, TriggerPolicy trigger = TriggerPolicy::Periodic)
+      : kept_(std::move(kept))
       , trigger_(trigger) {}
   void on_start(NodeContext& ctx) override;
   void on_restart(NodeContext&, const FailureNotice&) override {} // the controller never fails
@@ -44,7 +45,7 @@ class Coordinator : public Agent {
   void restarted(NodeContext& ctx, NodeId from, const WaveBody& b);
   void ack(NodeContext& ctx, const WaveBody& b);
 
-  const int depth_; // committed waves kept by every process (replicated storage: SD)
+  const KeptSaves kept_; // committed waves kept by every process (replicated storage: the last SD)
   TriggerPolicy trigger_;
   std::optional<TriggerClock> clock_; // set at the start, from the checkpoint period
   bool timer_armed_ = false;

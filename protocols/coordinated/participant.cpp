@@ -89,7 +89,7 @@ void Participant::on_init(NodeContext& ctx, const WaveBody& b) {
 void Participant::on_cont(NodeContext& ctx, const WaveBody& b) {
   if (phase_ != Phase::WaitingCont || b.wave != wave_) return;
   committed_ = wave_;
-  keep_last(ctx, committed_); // the last depth_ committed waves may be restored
+  keep_last(ctx, committed_); // the kept committed waves may be restored
   phase_ = Phase::Idle;
   ctx.trace_event(1, "ckpt_commit", {{"unit", "federation"}, {"number", committed_}, {"forced", false}});
   try_resume(ctx);
@@ -165,9 +165,10 @@ void Participant::on_loaded(NodeContext& ctx, std::uint64_t number, const Snapsh
   if (loading_ != number || number != committed_) return;
   loading_.reset();
   ctx.restore(s, fmt::format("global rollback to wave {} (failure {})", number, epoch_));
-  // Waves are numbered along the execution line: the kept ones are the depth_ up to this one (a
+  // Waves are numbered along the execution line: the kept ones are those up to this one (a
   // restarted process lost its list with its memory; their copies are elsewhere).
-  for (std::uint64_t k = number; k > 0 && k + static_cast<std::uint64_t>(depth_) > number; k--) stored_.insert(k);
+  for (std::uint64_t k : kept_(number))
+    if (k > 0) stored_.insert(k);
   keep_last(ctx, number);
   restored(ctx);
 }

@@ -4,7 +4,8 @@
  * (its memory + the storage model's copies), sends ACK and waits for CONT to resume. On a failure
  * every process waits for the coordinator's ROLLBACK to a committed wave (the newest all can load),
  * restores it (the failed one from stable storage) and starts again when the failed process is
- * back. It keeps its last `depth` committed checkpoints (the replicated storage's SD).
+ * back. It keeps the committed checkpoints its storage keeps (the replicated storage's last SD, the
+ * newest of each level of a multi-level one).
  * With a collective trigger (trigger.hpp), process 0, the root of the application's collectives
  * (a master-worker's master), stops at each collective point it reaches and asks the coordinator
  * for a wave (CKPT_REQUEST); it goes on at the answer (CKPT_DECISION), so that a wave started
@@ -15,6 +16,7 @@
 #include "protocols/common/restart_delay.hpp"
 #include "protocols/coordinated/messages.hpp"
 #include "sim/protocol/protocol.hpp"
+#include "sim/protocol/storage.hpp"
 
 #include <map>
 #include <optional>
@@ -27,9 +29,9 @@ namespace ckptsim::coordinated {
 
 class Participant : public Agent {
  public:
-  Participant(NodeId coordinator, int depth, bool collective_requests = false)
+  Participant(NodeId coordinator, KeptSaves kept, bool collective_requests = false)
       : coordinator_(coordinator)
-      , depth_(depth)
+      , kept_(std::move(kept))
       , collective_requests_(collective_requests) {}
   void on_restart(NodeContext& ctx, const FailureNotice& own) override;
   void on_app_send(NodeContext& ctx, const AppMessage& msg) override;
@@ -61,7 +63,7 @@ class Participant : public Agent {
   void replicate_kept(NodeContext& ctx);
 
   const NodeId coordinator_;
-  const int depth_; // committed waves kept: the last depth_ ones up to the newest
+  const KeptSaves kept_; // committed waves kept, given the newest
   const bool collective_requests_;
   std::uint64_t awaiting_ = 0; // the collective point waiting for the coordinator's decision (0: none)
   FailureId epoch_ = 0;

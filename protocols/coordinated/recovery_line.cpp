@@ -7,15 +7,13 @@
 #include "protocols/coordinated/coordinator.hpp"
 #include "protocols/coordinated/participant.hpp"
 
+#include <algorithm>
+
 namespace ckptsim::coordinated {
 
 bool Coordinator::choose_line(NodeContext& ctx) {
-  std::vector<std::uint64_t> kept; // newest first; 0 (the initial state) while fewer waves exist
-  for (std::uint64_t k = committed_; kept.size() < static_cast<std::size_t>(depth_); k--) {
-    kept.push_back(k);
-    if (k == 0) break;
-  }
-  auto line = ctx.recovery_line(kept);
+  // Newest first; 0 (the initial state) while fewer waves exist.
+  auto line = ctx.recovery_line(kept_(committed_));
   if (!line) return false;
   committed_ = *line;
   next_wave_ = committed_ + 1; // the paper's save counter: placement follows k mod SD along the line
@@ -23,8 +21,9 @@ bool Coordinator::choose_line(NodeContext& ctx) {
 }
 
 void Participant::keep_last(NodeContext& ctx, std::uint64_t newest) {
+  const std::vector<std::uint64_t> kept = kept_(newest);
   for (auto it = stored_.begin(); it != stored_.end();) {
-    if (*it > newest || *it + static_cast<std::uint64_t>(depth_) <= newest) {
+    if (*it > newest || std::find(kept.begin(), kept.end(), *it) == kept.end()) {
       ctx.discard_checkpoint(*it);
       it = stored_.erase(it);
     } else {

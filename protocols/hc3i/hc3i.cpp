@@ -24,6 +24,8 @@ class Module : public ProtocolModule {
   // and no node is still rolling back (the recovery line is reached).
   bool recovery_needs_quiescence() const override { return true; }
   std::string default_storage() const override { return "buddy"; }
+  // A CLC: every node of the cluster saves checkpoint sn together (an erasure group can encode it).
+  StorageUse storage_use() const override { return StorageUse::ClusterLine; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool /*service*/) const override {
     return std::make_unique<Node>(layout_, node, options_, shared_);
   }

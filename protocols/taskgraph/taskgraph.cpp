@@ -35,6 +35,8 @@ class Module : public ProtocolModule {
   // (TG_STORED): over only when those are done, so that the next failure finds them.
   bool recovery_needs_quiescence() const override { return true; }
   std::string default_storage() const override { return kBackupStorage; }
+  // One copy per save where its model puts it: a multi-level storage is refused.
+  StorageUse storage_use() const override { return StorageUse::Fixed; }
   std::unique_ptr<Agent> make_agent(NodeId node, bool service) const override {
     if (service) throw std::logic_error("taskgraph: no service");
     return std::make_unique<Process>(workload_, points_, node, backups_.at(static_cast<std::size_t>(node)), options_);

@@ -113,6 +113,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
                                  info.name));
 
   storage_.check(protocol_.module->default_storage());
+  storage_.check_protocol(protocol_.module->storage_use(), info.name);
 
   const int endpoints = num_endpoints();
   observe_.reset(endpoints, num_nodes(), platform_.layout.num_clusters());
@@ -210,6 +211,10 @@ bool Run::try_terminate() {
 
 void Run::end_run(RunEnd::Reason reason, std::string why) {
   ending_.end.finish(reason, sg4::Engine::get_clock(), std::move(why));
+  // Checkpoint transfers still under way are cancelled first: a comm destroyed while it runs (by
+  // the kill's unwinding) makes SimGrid print a backtrace, which is no error of the run.
+  for (NodeRuntime* rt : endpoints_.runtimes)
+    if (rt) rt->abandon_transfers();
   sg4::Actor::kill_all();
 }
 

@@ -11,7 +11,8 @@ const StorageModelInfo& StorageService::model(NodeId node) const {
 }
 
 std::vector<Holder> StorageService::remote_holders(NodeId node, std::uint64_t number) const {
-  return model(node).holders(node, number, context());
+  const StorageModelInfo& info = model(node);
+  return info.holders(node, number, context(&info));
 }
 
 sg4::Host* StorageService::holder_host(Holder h) const {
@@ -25,8 +26,31 @@ void StorageService::unrecoverable(NodeId node, std::uint64_t number) {
                  {{"node", node}, {"checkpoint", number}});
 }
 
-StorageContext StorageService::context() const {
-  return {parts_.topology, parts_.platform.layout, static_cast<int>(parts_.platform.servers.size())};
+StorageContext StorageService::context(const StorageModelInfo* info) const {
+  auto it = states_.find(info);
+  return {parts_.topology, parts_.platform.layout, static_cast<int>(parts_.platform.servers.size()),
+          &store_,         &parts_.observe.stats,  it == states_.end() ? nullptr : &it->second};
+}
+
+SavePlan StorageService::save_plan(NodeId node, std::uint64_t number, double bytes) const {
+  const StorageModelInfo& info = model(node);
+  return info.save_plan(node, number, bytes, context(&info));
+}
+
+std::optional<LoadPlan> StorageService::load_plan(NodeId node, std::uint64_t number) const {
+  const StorageModelInfo& info = model(node);
+  return info.load_plan(node, number, context(&info));
+}
+
+void StorageService::check_protocol(StorageUse use, const std::string& protocol) const {
+  std::set<const StorageModelInfo*> checked;
+  for (ClusterId c = 0; c < parts_.platform.layout.num_clusters(); c++) {
+    const ClusterLayout& cl = parts_.platform.layout.cluster(c);
+    if (cl.size == 0) continue;
+    const StorageModelInfo& info = model(cl.first);
+    if (info.check_protocol && checked.insert(&info).second)
+      info.check_protocol(parts_.topology.storage, use, protocol, Where(parts_.topology.source, "/storage"));
+  }
 }
 
 void StorageService::check(std::string default_model) {
@@ -46,12 +70,23 @@ void StorageService::check(std::string default_model) {
     const StorageModelInfo& info = model(cl.first);
     if (info.check_cluster) info.check_cluster(c, ctx);
   }
+  states_.clear();
+  for (const StorageModelInfo& info : StorageModelRegistry::instance().all()) {
+    if (!info.prepare) continue;
+    std::vector<bool> uses(static_cast<std::size_t>(parts_.platform.layout.num_clusters()), false);
+    bool used = false;
+    for (ClusterId c = 0; c < parts_.platform.layout.num_clusters(); c++) {
+      const ClusterLayout& cl = parts_.platform.layout.cluster(c);
+      if (cl.size > 0 && &model(cl.first) == &info) uses[static_cast<std::size_t>(c)] = used = true;
+    }
+    if (used) states_[&info] = info.prepare(ctx, uses);
+  }
 }
 
 void StorageService::add_results(nlohmann::ordered_json& results) const {
-  const StorageContext ctx = context();
   for (const StorageModelInfo& info : StorageModelRegistry::instance().all()) {
     if (!info.results) continue;
+    const StorageContext ctx = context(&info);
     std::vector<ClusterId> clusters;
     for (ClusterId c = 0; c < parts_.platform.layout.num_clusters(); c++) {
       const ClusterLayout& cl = parts_.platform.layout.cluster(c);

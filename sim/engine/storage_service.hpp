@@ -17,7 +17,9 @@
 #include "sim/storage/checkpoint_store.hpp"
 #include "sim/storage/model.hpp"
 
+#include <any>
 #include <functional>
+#include <map>
 #include <string>
 
 namespace ckptsim {
@@ -43,6 +45,8 @@ class StorageService final : public StoragePort {
   /** @brief The protocol's default storage model (for clusters whose topology names none), then
    *  each cluster's model checked on the platform (InputError). */
   void check(std::string default_model);
+  /** @brief Each model in use checked against how protocol @p protocol uses storage (InputError). */
+  void check_protocol(StorageUse use, const std::string& protocol) const;
   /** @brief The storage model of @p node's cluster. */
   const StorageModelInfo& model(NodeId node) const;
   /** @brief Adds what the storage models in use say to the results. */
@@ -55,17 +59,22 @@ class StorageService final : public StoragePort {
   std::string holder_name(Holder h) const override;
   bool holder_up(Holder h) const override { return is_server(h) || parts_.endpoints.up[h]; }
   void unrecoverable(NodeId node, std::uint64_t number) override;
+  bool multi_level(NodeId node) const override { return static_cast<bool>(model(node).save_plan); }
+  SavePlan save_plan(NodeId node, std::uint64_t number, double bytes) const override;
+  std::optional<LoadPlan> load_plan(NodeId node, std::uint64_t number) const override;
   std::optional<std::uint64_t> recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers) override;
   void replica_started() override { parts_.ending.termination.replica_started(); }
   void replica_finished() override { parts_.ending.termination.replica_finished(); }
 
  private:
-  StorageContext context() const;
+  /** @brief What model @p info (none: any) sees of the run. */
+  StorageContext context(const StorageModelInfo* info = nullptr) const;
 
   Parts parts_;
   Unrecoverable unrecoverable_;
   std::string default_model_;
   CheckpointStore store_;
+  std::map<const StorageModelInfo*, std::any> states_; // what each model's prepare() made
 };
 
 } // namespace ckptsim

@@ -17,6 +17,8 @@ CheckpointTransfers::CheckpointTransfers(NodeEnv& env, NodeContext& node, NodeId
     , cluster_(cluster) {}
 
 CheckpointTransfers::~CheckpointTransfers() {
+  for (const auto& [id, st] : staged_)
+    if (st.flushing) env_.storage.replica_finished(); // a flush: the run waited for it
   for (const auto& io : io_)
     if (io.replica) env_.storage.replica_finished();
   for (const auto& io : held_)
@@ -24,6 +26,7 @@ CheckpointTransfers::~CheckpointTransfers() {
 }
 
 void CheckpointTransfers::launch(PendingIo io) {
+  if (env_.lifecycle.over()) return; // the run ended during this wake-up: the node is killed next
   if (!env_.wire.route_up(io.from, io.to)) {
     env_.observe.stats.add("network.checkpoint_transfers_held");
     held_.push_back(std::move(io));
@@ -51,6 +54,10 @@ void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
   if (dead()) return;
   double bytes = env_.inputs.topology.clusters[cluster_].checkpoint_size;
   if (s.app && env_.inputs.workload.state_bytes(*s.app) >= 0) bytes = env_.inputs.workload.state_bytes(*s.app);
+  if (env_.storage.multi_level(self_)) {
+    save_staged(number, std::move(s), bytes);
+    return;
+  }
   env_.storage.store().add(self_, number, std::move(s), bytes);
   env_.observe.stats.max("storage.held_checkpoints_max", static_cast<double>(env_.storage.store().held()));
   env_.observe.stats.max("storage.held_bytes_max", env_.storage.store().held_bytes());
@@ -76,6 +83,10 @@ void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
 
 void CheckpointTransfers::load(std::uint64_t number) {
   if (dead()) return;
+  if (env_.storage.multi_level(self_)) {
+    load_staged(number);
+    return;
+  }
   const auto* entry = env_.storage.store().find(self_, number);
   if (!entry || entry->holders.empty()) {
     env_.storage.unrecoverable(self_, number);
@@ -108,6 +119,7 @@ void CheckpointTransfers::discard(std::uint64_t number) {
     return true;
   });
   saves_left_.erase(number);
+  end_staged_saves([number](const Staged& st) { return st.number == number; });
   std::erase_if(completed_, [number](const Completed& c) { return c.save && c.number == number; });
   env_.storage.store().drop(self_, number);
 }
@@ -160,6 +172,10 @@ void CheckpointTransfers::finished(std::size_t index, bool ok) {
 }
 
 void CheckpointTransfers::settle(const PendingIo& io, bool ok) {
+  if (io.staged != 0) {
+    settle_staged(io, ok);
+    return;
+  }
   if (io.replica) env_.storage.replica_finished();
   const auto* entry = env_.storage.store().find(self_, io.number);
   if (io.save) {
@@ -206,7 +222,14 @@ void CheckpointTransfers::settle_after_failure() {
   }
 }
 
+void CheckpointTransfers::abandon() {
+  for (auto& io : io_)
+    if (io.comm->get_state() == sg4::Activity::State::STARTED) io.comm->cancel();
+}
+
 void CheckpointTransfers::cancel_all() {
+  end_staged_saves([](const Staged&) { return true; });
+  staged_.clear();
   for (auto& io : io_) {
     io.comm->cancel();
     if (io.replica) env_.storage.replica_finished();

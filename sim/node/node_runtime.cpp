@@ -82,6 +82,7 @@ void NodeRuntime::loop() {
   while (!stop_ && !env_.lifecycle.over() && !dead()) {
     double next = app_.compute_end();
     for (const auto& [timer, date] : timers_) next = std::min(next, date);
+    next = std::min(next, transfers_.next_deadline());
     // A negative timeout means "forever" to SimGrid: clamp computed ones at 0.
     const double timeout = std::isinf(next) ? -1.0 : std::max(0.0, next - now());
     wait_and_dispatch(timeout);
@@ -191,6 +192,7 @@ void NodeRuntime::handle_signal(const Envelope& env) {
 void NodeRuntime::fire_due() {
   const double t = now();
   if (app_.step_due(t)) finish_step();
+  transfers_.fire_due(t);
   // Timers due now fire in date order, then id order (deterministic).
   while (true) {
     auto due = timers_.end();

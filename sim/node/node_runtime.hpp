@@ -94,6 +94,8 @@ class NodeRuntime : public NodeContext {
   std::string pending() const { return agent_->pending(); }
   /** @brief The node's actor (a rendezvous wake-up is sent on its behalf). */
   sg4::Actor* actor() const { return actor_; }
+  /** @brief The run ended: the checkpoint transfers under way are cancelled (the actor is killed next). */
+  void abandon_transfers() { transfers_.abandon(); }
   /** @brief It holds a message for @p receiver that @p receiver has now posted the receive of. */
   bool holds_posted_for(NodeId receiver) const;
 

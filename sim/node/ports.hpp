@@ -15,6 +15,7 @@
 #include "sim/observe/trace.hpp"
 #include "sim/protocol/protocol.hpp"
 #include "sim/storage/checkpoint_store.hpp"
+#include "sim/storage/model.hpp"
 #include "sim/storage/placement.hpp"
 
 #include <simgrid/s4u.hpp>
@@ -104,6 +105,12 @@ class StoragePort {
   virtual bool holder_up(Holder h) const = 0;
   /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
   virtual void unrecoverable(NodeId node, std::uint64_t number) = 0;
+  /** @brief Whether @p node's storage model writes checkpoints in steps (levels): then save_plan
+   *  and load_plan say how. */
+  virtual bool multi_level(NodeId node) const = 0;
+  virtual SavePlan save_plan(NodeId node, std::uint64_t number, double bytes) const = 0;
+  /** @brief How @p node reads checkpoint @p number back; nullopt when nothing holds it. */
+  virtual std::optional<LoadPlan> load_plan(NodeId node, std::uint64_t number) const = 0;
   /** @brief NodeContext::recovery_line, asked by endpoint @p asker. */
   virtual std::optional<std::uint64_t> recovery_line(NodeId asker, const std::vector<std::uint64_t>& numbers) = 0;
   /** @brief A transfer restoring a lost checkpoint copy started / ended: part of the recovery. */

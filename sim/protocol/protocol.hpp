@@ -202,6 +202,14 @@ struct ProtocolSetup {
   std::string application_file;              // to name it in an InputError
 };
 
+/** @brief How a protocol uses the stored checkpoints (what a multi-level storage model checks). */
+enum class StorageUse {
+  NewestLine,  // restores the newest line every node can load among the saves it keeps (coordinated)
+  ClusterLine, // restores the checkpoint its own rules choose; a cluster's nodes save each number together
+  Chosen,      // restores the checkpoint its own rules choose; each process saves on its own
+  Fixed,       // relies on one remote copy per save, where its model puts it (cck, taskgraph)
+};
+
 class ProtocolModule {
  public:
   virtual ~ProtocolModule() = default;
@@ -220,6 +228,8 @@ class ProtocolModule {
   virtual std::vector<ServiceSpec> services() const { return {}; }
   /** @brief The storage model used when the topology names none. */
   virtual std::string default_storage() const { return "servers"; }
+  /** @brief How it uses the stored checkpoints. */
+  virtual StorageUse storage_use() const { return StorageUse::Chosen; }
   /** @brief The agent of computing node @p node, or of service number @p node - N. */
   virtual std::unique_ptr<Agent> make_agent(NodeId node, bool service) const = 0;
   /** @brief Protocol-specific lines of the summary (after the engine's). */

@@ -8,6 +8,7 @@
 #include "sim/protocol/protocol.hpp"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,13 @@ namespace ckptsim {
  *  model that keeps one. @p default_model is the protocol's (ProtocolModule::default_storage),
  *  used where the topology names none. */
 int storage_depth(const ProtocolSetup& setup, const std::string& default_model);
+
+/** @brief The saves a protocol restoring the newest line it can (StorageUse::NewestLine) keeps when
+ *  its newest complete save is @p newest, newest first, 0 (the initial state) when reached: the
+ *  last storage_depth() numbers, or what the storage models in use keep (a multi-level model: the
+ *  newest save of each level). */
+using KeptSaves = std::function<std::vector<std::uint64_t>(std::uint64_t newest)>;
+KeptSaves storage_kept(const ProtocolSetup& setup, const std::string& default_model);
 
 /** @brief The nodes in whose memory storage model @p model puts the remote copies of checkpoint
  *  @p number of @p node, in the model's order; empty when the model puts none on a node (a

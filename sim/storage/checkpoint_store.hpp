@@ -21,15 +21,31 @@ class CheckpointStore {
     Snapshot snapshot;
     double bytes = 0;
     boost::container::flat_set<Holder> holders; // complete copies (a few: one block, not a node each)
+    int level = 0;                              // the multi-level model's level of this save (else 0)
+    ErasureGroup group{};                       // the erasure group whose parity covers it (size 0: none)
+    bool encoded = false;                       // its data is in the group's parity
+    bool share_alive = false;                   // its node still holds its share of that parity
   };
 
-  /** @brief A new checkpoint with its local copy (the node's memory). */
-  void add(NodeId node, std::uint64_t number, Snapshot snapshot, double bytes);
+  /** @brief A new checkpoint with its local copy (the node's memory), at level @p level, covered by
+   *  @p group's parity once encoded. */
+  void add(NodeId node, std::uint64_t number, Snapshot snapshot, double bytes, int level = 0, ErasureGroup group = {});
   void add_copy(NodeId node, std::uint64_t number, Holder holder);
+  /** @brief The node's share of its group's parity for this save is complete. */
+  void encoded(NodeId node, std::uint64_t number);
+  /** @brief A node that reloaded a save its group encoded holds its share again (a rebuild). */
+  void reencoded(NodeId node, std::uint64_t number);
   void drop(NodeId node, std::uint64_t number);
-  /** @brief A node failed: the copies in its memory are gone. */
+  /** @brief A node failed: the copies in its memory are gone, and its shares of parity. */
   void holder_failed(NodeId node);
   const Entry* find(NodeId node, std::uint64_t number) const;
+  /** @brief Whether checkpoint @p number of @p node can still be loaded: a complete copy survives,
+   *  or enough of its erasure group's parity does. */
+  bool restorable(NodeId node, std::uint64_t number) const;
+  /** @brief Members of @p group still holding their share of the parity of save @p number. */
+  int shares_alive(int group, std::uint64_t number) const;
+  /** @brief Bytes held now and at most by the saves of each level (copies and parity). */
+  const std::vector<double>& level_bytes_max() const { return level_bytes_max_; }
   /** @brief Checkpoints stored and their bytes, each checkpoint counted once whatever its copies
    *  (the storage a protocol holds: GC and rollbacks lower it). */
   std::size_t held() const { return held_; }
@@ -40,7 +56,8 @@ class CheckpointStore {
   double held_copy_bytes_max() const { return copy_bytes_max_; }
 
  private:
-  void copies_changed(double delta);
+  void copies_changed(double delta, int level);
+  void share_lost(Entry& e, std::uint64_t number);
   Entry* entry(NodeId node, std::uint64_t number);
 
   // Per node (NodeId indexes the vector, grown on demand), by number: the same order as one map
@@ -52,6 +69,8 @@ class CheckpointStore {
   double held_bytes_ = 0;
   double copy_bytes_ = 0;
   double copy_bytes_max_ = 0;
+  std::vector<double> level_bytes_, level_bytes_max_;
+  std::map<std::pair<int, std::uint64_t>, int> shares_; // (group, number) -> members holding their share
 };
 
 } // namespace ckptsim

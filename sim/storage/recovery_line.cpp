@@ -13,8 +13,7 @@ LineSearch search_recovery_line(const CheckpointStore& store, int nodes, std::ve
     NodeId lost = -1;
     if (k != 0)
       for (NodeId n = 0; n < nodes && lost < 0; n++) {
-        const auto* e = store.find(n, k);
-        if (!e || e->holders.empty()) lost = n;
+        if (!store.restorable(n, k)) lost = n;
       }
     if (lost < 0) {
       out.line = k;

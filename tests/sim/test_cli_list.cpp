@@ -62,6 +62,7 @@ TEST(CliList, PrintsEveryRegistry) {
       "  servers", "    servers", "    server_link",
       "  buddy",
       "  replicated", "    copies", "    depth",
+      "  levels", "    levels",
       "Failure sources",
       "  exponential",
       "  weibull", "    shape",

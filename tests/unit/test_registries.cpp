@@ -109,16 +109,17 @@ TEST(ApplicationKinds, ListedFieldsAreExactlyTheFieldsTheParserReads) {
 }
 
 TEST(StorageModels, ListedInRankOrderAndTheirFieldsAreTheStorageObjects) {
-  EXPECT_EQ(StorageModelRegistry::instance().names(), (std::vector<std::string>{"servers", "buddy", "replicated"}));
+  EXPECT_EQ(StorageModelRegistry::instance().names(),
+            (std::vector<std::string>{"servers", "buddy", "replicated", "levels"}));
   std::set<std::string> known{"model"};
   for (const StorageModelInfo& m : StorageModelRegistry::instance().all())
     for (const auto& [field, description] : m.fields) known.insert(field);
-  EXPECT_EQ(known, (std::set<std::string>{"copies", "depth", "model", "server_link", "servers"}));
+  EXPECT_EQ(known, (std::set<std::string>{"copies", "depth", "levels", "model", "server_link", "servers"}));
   EXPECT_EQ(problem_of([] { two_clusters(json{{"zzz", 1}}); }), unknown_zzz("/storage/zzz", known));
   EXPECT_EQ(problem_of([] {
               two_clusters(json{{"model", "raid"}});
             }),
-            "/storage/model: \"raid\" is not one of: servers, buddy, replicated");
+            "/storage/model: \"raid\" is not one of: servers, buddy, replicated, levels");
 }
 
 TEST(StorageModels, EachModelPlacesTheRemoteCopies) {
@@ -388,7 +389,11 @@ TEST(Listing, ApplicationKindsAndStorageModels) {
       "  replicated     Bondarenko-Iakobovski: save k of node i on DF nodes of its cluster given by a formula of i, j "
       "and k mod SD; the last SD saves kept; survives MNF = (DF-1)*SD+1 failures when N >= DF^SD + SD\n"
       "                   copies  DF, remote copies of each save (integer >= 1); required with the model, no default\n"
-      "                   depth  SD, saves kept per node (integer 1..64); required with the model, no default\n");
+      "                   depth  SD, saves kept per node (integer 1..64); required with the model, no default\n"
+      "  levels         multi-level checkpointing (SCR, FTI, VeloC): local device, partner copy, xor / Reed-Solomon "
+      "groups, parallel file system; checkpoint k at the deepest level whose every divides k\n"
+      "                   levels  [{\"kind\": local|partner|xor|rs|pfs, \"every\": n, ...}, ...] from the cheapest "
+      "level to the deepest; required with the model (docs/INPUTS.md, \"Storage levels\")\n");
 }
 
 } // namespace
