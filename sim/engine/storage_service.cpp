@@ -42,7 +42,8 @@ std::optional<LoadPlan> StorageService::load_plan(NodeId node, std::uint64_t num
   return info.load_plan(node, number, context(&info));
 }
 
-void StorageService::check_protocol(StorageUse use, const std::string& protocol) const {
+void StorageService::check_protocol(StorageUse use, const std::string& protocol) {
+  use_ = use;
   std::set<const StorageModelInfo*> checked;
   for (ClusterId c = 0; c < parts_.platform.layout.num_clusters(); c++) {
     const ClusterLayout& cl = parts_.platform.layout.cluster(c);

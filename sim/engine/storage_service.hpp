@@ -46,7 +46,7 @@ class StorageService final : public StoragePort {
    *  each cluster's model checked on the platform (InputError). */
   void check(std::string default_model);
   /** @brief Each model in use checked against how protocol @p protocol uses storage (InputError). */
-  void check_protocol(StorageUse use, const std::string& protocol) const;
+  void check_protocol(StorageUse use, const std::string& protocol);
   /** @brief The storage model of @p node's cluster. */
   const StorageModelInfo& model(NodeId node) const;
   /** @brief Adds what the storage models in use say to the results. */
@@ -59,6 +59,7 @@ class StorageService final : public StoragePort {
   std::string holder_name(Holder h) const override;
   bool holder_up(Holder h) const override { return is_server(h) || parts_.endpoints.up[h]; }
   void unrecoverable(NodeId node, std::uint64_t number) override;
+  bool replans_lines() const override { return use_ == StorageUse::NewestLine; }
   bool multi_level(NodeId node) const override { return static_cast<bool>(model(node).save_plan); }
   SavePlan save_plan(NodeId node, std::uint64_t number, double bytes) const override;
   std::optional<LoadPlan> load_plan(NodeId node, std::uint64_t number) const override;
@@ -75,6 +76,7 @@ class StorageService final : public StoragePort {
   std::string default_model_;
   CheckpointStore store_;
   std::map<const StorageModelInfo*, std::any> states_; // what each model's prepare() made
+  StorageUse use_ = StorageUse::Chosen;                // the protocol's
 };
 
 } // namespace ckptsim

@@ -48,7 +48,7 @@ void CheckpointTransfers::save_staged(std::uint64_t number, Snapshot s, double b
 void CheckpointTransfers::load_staged(std::uint64_t number) {
   const std::optional<LoadPlan> plan = env_.storage.load_plan(self_, number);
   if (!plan) {
-    env_.storage.unrecoverable(self_, number);
+    lost_load(number);
     return;
   }
   nlohmann::ordered_json from = nlohmann::ordered_json::array();

@@ -89,7 +89,7 @@ void CheckpointTransfers::load(std::uint64_t number) {
   }
   const auto* entry = env_.storage.store().find(self_, number);
   if (!entry || entry->holders.empty()) {
-    env_.storage.unrecoverable(self_, number);
+    lost_load(number);
     return;
   }
   if (entry->holders.count(self_)) { // still in this node's memory: no transfer
@@ -100,6 +100,18 @@ void CheckpointTransfers::load(std::uint64_t number) {
   launch({nullptr, false, number, from, false, env_.storage.holder_host(from), env_.wire.host_of(self_), entry->bytes});
   node_.trace_event(1, "ckpt_load",
                     {{"number", number}, {"bytes", entry->bytes}, {"from", env_.storage.holder_name(from)}});
+}
+
+void CheckpointTransfers::lost_load(std::uint64_t number) {
+  // A protocol that restores the newest line it can chose this one while it could be loaded: a
+  // failure took its last copy since, and that failure's recovery orders a line again. The load
+  // is dropped; any other protocol cannot recover.
+  if (env_.storage.replans_lines() && env_.storage.store().find(self_, number)) {
+    env_.observe.stats.add("storage.loads_lost");
+    node_.trace_event(1, "ckpt_load_lost", {{"number", number}});
+    return;
+  }
+  env_.storage.unrecoverable(self_, number);
 }
 
 void CheckpointTransfers::discard(std::uint64_t number) {

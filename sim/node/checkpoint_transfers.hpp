@@ -98,6 +98,8 @@ class CheckpointTransfers {
     bool reported = false; // the save was reported complete
     bool flushing = false; // ... with steps left (an asynchronous flush), which the run waits for
   };
+  /** @brief No copy of checkpoint @p number is left to load. */
+  void lost_load(std::uint64_t number);
   void save_staged(std::uint64_t number, Snapshot s, double bytes);
   void load_staged(std::uint64_t number);
   /** @brief Runs staged operation @p id as far as it goes without waiting. */

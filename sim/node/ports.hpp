@@ -105,6 +105,10 @@ class StoragePort {
   virtual bool holder_up(Holder h) const = 0;
   /** @brief No copy of checkpoint @p number of @p node survives: the run ends, and says so. */
   virtual void unrecoverable(NodeId node, std::uint64_t number) = 0;
+  /** @brief Whether the protocol restores the newest line it can (StorageUse::NewestLine): a load
+   *  whose last copy a later failure destroyed is then dropped, the failure's recovery choosing
+   *  again, instead of ending the run. */
+  virtual bool replans_lines() const = 0;
   /** @brief Whether @p node's storage model writes checkpoints in steps (levels): then save_plan
    *  and load_plan say how. */
   virtual bool multi_level(NodeId node) const = 0;
