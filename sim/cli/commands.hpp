@@ -15,6 +15,8 @@ int list_command(const std::vector<std::string>& args);
 int platform_command(const std::vector<std::string>& args);
 /** @brief The same inputs and seed under several protocols, one table (each run in a child process). */
 int compare_command(const std::vector<std::string>& args, const std::string& program);
+/** @brief Which checkpoint plan for these inputs (docs/ADVISE.md); each run in a child process. */
+int advise_command(const std::vector<std::string>& args, const std::string& program);
 /** @brief Every run of a sweep file, each in a child process, results appended as they finish. */
 int sweep_command(const std::vector<std::string>& args, const std::string& program);
 /** @brief Combines the result files of parts of one sweep. */

@@ -6,6 +6,7 @@
 #include "sim/cli/commands.hpp"
 #include "sim/cli/compare_plot.hpp"
 #include "sim/cli/listing.hpp"
+#include "sim/cli/protocol_list.hpp"
 
 #include "sim/cli/output.hpp"
 #include "sim/config/input_error.hpp"
@@ -24,37 +25,14 @@ namespace ckptsim::cli {
 
 namespace {
 
-struct ProtocolRun {
-  std::string label; // as given: name[:key=value...]
-  std::string name;
-  std::vector<std::string> params; // key=value
+struct ProtocolRun : ProtocolChoice {
   int status = -1;
-  nlohmann::ordered_json doc;
+  nlohmann::ordered_json doc{};
 };
 
 std::vector<ProtocolRun> parse_protocols(const std::string& list) {
   std::vector<ProtocolRun> out;
-  std::size_t start = 0;
-  while (start <= list.size()) {
-    const std::size_t comma = list.find(',', start);
-    const std::string item = list.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    start = comma == std::string::npos ? list.size() + 1 : comma + 1;
-    if (item.empty()) throw InputError("command line", "--protocols", "empty protocol in \"" + list + "\"");
-    ProtocolRun r;
-    r.label = item;
-    std::size_t colon = item.find(':');
-    r.name = item.substr(0, colon);
-    while (colon != std::string::npos) {
-      const std::size_t next = item.find(':', colon + 1);
-      const std::string p = item.substr(colon + 1, next == std::string::npos ? std::string::npos : next - colon - 1);
-      if (p.find('=') == std::string::npos || p.front() == '=')
-        throw InputError("command line", "--protocols", fmt::format("\"{}\": expected NAME[:KEY=VALUE...]", item));
-      r.params.push_back(p);
-      colon = next;
-    }
-    ProtocolRegistry::instance().get(r.name, "--protocols"); // an unknown name lists the valid ones
-    out.push_back(std::move(r));
-  }
+  for (auto& c : parse_protocol_list(list, "--protocols")) out.push_back({std::move(c)});
   return out;
 }
 

@@ -35,13 +35,18 @@ void check_plot_output(const std::string& out) {
 
 int draw_comparison(const std::string& csv_text, const std::string& out, const std::string& title,
                     const std::string& source) {
-  const std::string script = (fs::path(plots_dir()) / "compare.py").string();
+  return draw_csv("compare.py", csv_text, out, title, source);
+}
+
+int draw_csv(const std::string& script_name, const std::string& csv_text, const std::string& out,
+             const std::string& title, const std::string& source) {
+  const std::string script = (fs::path(plots_dir()) / script_name).string();
   if (!fs::exists(script)) {
-    std::fprintf(stderr, "compare --plot: %s not found (set CKPTSIM_PLOTS to the folder of compare.py)\n",
-                 script.c_str());
+    std::fprintf(stderr, "--plot: %s not found (set CKPTSIM_PLOTS to the folder of %s)\n", script.c_str(),
+                 script_name.c_str());
     return 1;
   }
-  const fs::path csv = fs::temp_directory_path() / fmt::format("ckptsim-compare-{}.csv", getpid());
+  const fs::path csv = fs::temp_directory_path() / fmt::format("ckptsim-plot-{}.csv", getpid());
   write_file_atomically(csv.string(), csv_text);
   const int status =
       std::system(fmt::format("/usr/bin/python3 {} {} -o {} --title {} --source {}", shell_word(script),
@@ -51,8 +56,8 @@ int draw_comparison(const std::string& csv_text, const std::string& out, const s
   if (status == 0) return 0;
   // Exit status 1 whatever the script's: the runs are done and their table printed (2 would say
   // the user's input was wrong and nothing was written).
-  std::fprintf(stderr, "compare --plot: drawing %s failed (plots/compare.py, /usr/bin/python3 with matplotlib)\n",
-               out.c_str());
+  std::fprintf(stderr, "--plot: drawing %s failed (plots/%s, /usr/bin/python3 with matplotlib)\n", out.c_str(),
+               script_name.c_str());
   return 1;
 }
 

@@ -1,5 +1,6 @@
-/* `ckptsim compare --plot OUT`: the comparison table drawn as bar charts by plots/compare.py
- * (Debian's matplotlib, run with /usr/bin/python3), from the CSV that --csv writes. */
+/* `ckptsim compare --plot OUT` and `ckptsim advise --plot OUT`: a table drawn by a script of plots/
+ * (compare.py: bar charts from the CSV that --csv writes; advise.py: the --verify sweep), with
+ * Debian's matplotlib run by /usr/bin/python3. */
 #pragma once
 
 #include <string>
@@ -16,5 +17,9 @@ void check_plot_output(const std::string& out);
  *  environment variable CKPTSIM_PLOTS names. */
 int draw_comparison(const std::string& csv_text, const std::string& out, const std::string& title,
                     const std::string& source);
+
+/** @brief The same with the script @p script_name of plots/. */
+int draw_csv(const std::string& script_name, const std::string& csv_text, const std::string& out,
+             const std::string& title, const std::string& source);
 
 } // namespace ckptsim::cli

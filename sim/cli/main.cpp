@@ -18,6 +18,7 @@ commands:
   protocols   list the protocols, their parameters and the timers
   list        list the protocols, application kinds, storage models, failure sources and timers, with their fields
   compare     run several protocols on the same inputs and seed, print one table
+  advise      which checkpoint plan (period, storage levels) for these inputs, checked by a sweep
   sweep       run every point of a sweep file in parallel processes (resumable; docs/SWEEP.md)
   merge       combine the result files of parts of a sweep
   platform    write the SimGrid platform XML equivalent to a topology
@@ -46,6 +47,7 @@ int main(int argc, char** argv) {
     if (command == "list") return ckptsim::cli::list_command(args);
     if (command == "platform") return ckptsim::cli::platform_command(args);
     if (command == "compare") return ckptsim::cli::compare_command(args, argv[0]);
+    if (command == "advise") return ckptsim::cli::advise_command(args, argv[0]);
     if (command == "sweep") return ckptsim::cli::sweep_command(args, argv[0]);
     if (command == "merge") return ckptsim::cli::merge_command(args);
     std::fprintf(stderr, "ckptsim: unknown command \"%s\"\n%s", command.c_str(), kUsage);

@@ -68,6 +68,14 @@ struct LoadPlan {
   double delay_after = 0;
 };
 
+/** @brief A level of a storage model as `ckptsim advise` sees it (StorageModelInfo::advised_levels). */
+struct AdvisedLevel {
+  std::string name;                  // "L2 partner"
+  std::vector<std::string> survives; // failure scopes it survives: "node", a domain scope, "cluster", "site"; "*": all
+  std::string every_field{};         // its "every" as a --set path under topology/ (a level written every n-th
+                                     // checkpoint), "" for the first level or a model of one level
+};
+
 // Members default-initialized ({}): a model lists only the ones it sets, without a warning.
 struct StorageModelInfo {
   std::string name;        // the topology's "storage": {"model": name} or a cluster's "storage"
@@ -107,6 +115,12 @@ struct StorageModelInfo {
    *  (context.store), from the cheapest place that holds it; nullopt when nothing does. Without it
    *  a node reads its own copy at no cost, else fetches a surviving copy. */
   std::function<std::optional<LoadPlan>(NodeId node, std::uint64_t number, const StorageContext& context)> load_plan{};
+  /** Optional: its levels for `ckptsim advise`, from the cheapest. Default: one level that
+   *  survives a node's failure. */
+  std::function<std::vector<AdvisedLevel>(const Topology& topology)> advised_levels{};
+  /** Optional (with several advised levels): the topology's "storage" object @p storage changed
+   *  so that every checkpoint is written at level @p level (0-based): advise measures its cost. */
+  std::function<nlohmann::json(const nlohmann::json& storage, int level)> probe_storage{};
   bool needs_servers = false; // its holders are checkpoint servers: a platform XML needs a "storage" zone
   // Optional: what the results say about the model, under results_key, given the clusters that
   // use it (none: no entry).

@@ -131,7 +131,7 @@ TEST(CliCompare, AFailedDrawingExitsWith1AfterTheTable) {
   unsetenv("CKPTSIM_PLOTS");
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("makespan"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("compare --plot: drawing"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--plot: drawing"), std::string::npos) << r.out;
 }
 
 TEST(CliCompare, LinkFailuresAddTheNetworkColumns) {

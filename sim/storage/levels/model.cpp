@@ -214,6 +214,61 @@ nlohmann::ordered_json levels_results(const std::vector<ClusterId>& /*clusters*/
   return {{"levels", list}, {"recoveries_from_memory", get(0, "recoveries")}};
 }
 
+// The fewest domains of @p scope in a cluster (0: unknown, the clusters come from a platform XML).
+int fewest_domains(const Topology& t, const std::string& scope) {
+  int fewest = 0;
+  for (const ClusterSpec& c : t.clusters) {
+    auto it = c.domains.find(scope);
+    const DomainSpec* d = it != c.domains.end() ? &it->second : nullptr;
+    if (!d && t.domains.count(scope)) d = &t.domains.at(scope);
+    if (!d || c.nodes == 0) return 0;
+    const int n = d->size > 0 ? (c.nodes + d->size - 1) / d->size : static_cast<int>(d->groups.size());
+    fewest = fewest == 0 ? n : std::min(fewest, n);
+  }
+  return fewest;
+}
+
+// A level survives the failures of its domain scope when a domain holds no node's copy along with
+// the node (partner: the partner is in another domain) or fewer members of a group than its
+// parity (the group's members are spread round-robin over the domains).
+std::vector<AdvisedLevel> levels_advised(const Topology& topology) {
+  const levels::Plan& plan = plan_of(topology.storage);
+  std::vector<AdvisedLevel> out;
+  for (std::size_t i = 0; i < plan.levels.size(); i++) {
+    const levels::Level& l = plan.levels[i];
+    AdvisedLevel a{fmt::format("L{} {}", i + 1, levels::to_string(l.kind)), {}};
+    if (l.kind == Kind::Pfs) a.survives = {"*"};
+    if (l.kind == Kind::Partner || l.kind == Kind::Xor || l.kind == Kind::Rs) {
+      a.survives = {"node"};
+      const std::string scope = levels::domain_scope(l, topology);
+      const int domains = scope.empty() ? 0 : fewest_domains(topology, scope);
+      const bool spread =
+          l.kind == Kind::Partner ? domains >= 2 : domains > 0 && (l.group + domains - 1) / domains <= l.parity;
+      if (spread) a.survives.push_back(scope);
+    }
+    if (i > 0) a.every_field = fmt::format("storage/levels/{}/every", i);
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+// Every checkpoint at level @p level: the levels up to it, it with every 1 (a pfs level keeps the
+// one before it, its scheme).
+nlohmann::json levels_probe(const nlohmann::json& storage, int level) {
+  nlohmann::json out = storage;
+  nlohmann::json kept = nlohmann::json::array();
+  for (int i = 0; i <= level && i < static_cast<int>(storage["levels"].size()); i++) {
+    nlohmann::json l = storage["levels"][static_cast<std::size_t>(i)];
+    if (i == level || i == 0)
+      l["every"] = 1;
+    else
+      l["every"] = 1'000'000; // written only with the probed level's scheme
+    kept.push_back(l);
+  }
+  out["levels"] = kept;
+  return out;
+}
+
 const StorageModelRegistration levels_model{{
     .name = kLevelsModel,
     .description = "multi-level checkpointing (SCR, FTI, VeloC): local device, partner copy, xor / Reed-Solomon "
@@ -230,6 +285,8 @@ const StorageModelRegistration levels_model{{
     .check_protocol = check_protocol,
     .save_plan = levels_save_plan,
     .load_plan = levels_load_plan,
+    .advised_levels = levels_advised,
+    .probe_storage = levels_probe,
     .results_key = "storage_levels",
     .results = levels_results,
 }};

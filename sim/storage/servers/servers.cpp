@@ -21,6 +21,10 @@ const StorageModelRegistration servers_model{{
         },
     .holders = [](NodeId node, std::uint64_t /*number*/,
                   const StorageContext& c) { return std::vector<Holder>{server_holder(node % c.servers)}; },
+    .advised_levels =
+        [](const Topology&) {
+          return std::vector<AdvisedLevel>{{"servers", {"*"}}};
+        },
     .needs_servers = true,
 }};
 } // namespace
