@@ -9,7 +9,6 @@ The table's columns: protocol, period, every (0: not varied), runs, mean, half_w
 incomplete, suggested (1 for the suggested point). A point none of whose runs completed draws
 nothing. Exit status 2 when the table misses a column (they are named) or cannot be read.
 """
-import argparse
 
 import figure_cli
 from figure_cli import BadInput, plt
@@ -17,19 +16,8 @@ from figure_cli import BadInput, plt
 COLUMNS = ["protocol", "period", "every", "runs", "mean", "half_width", "incomplete", "suggested"]
 
 
-def parse(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="\n\n".join(__doc__.split("\n\n")[1:]))
-    p.add_argument("table", help="the sweep table ckptsim advise writes")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="the figure: .png, .svg or .pdf")
-    p.add_argument("--title", help="the figure's title")
-    p.add_argument("--source", help="what the footer names as the data (default: the table's path)")
-    return p.parse_args(argv)
-
-
 def main(argv=None):
-    args = parse(argv)
+    args = figure_cli.table_args(__doc__, "the sweep table ckptsim advise writes", argv)
     figure_cli.output_format(args.output)
     rows, columns, _ = figure_cli.read_csv(args.table)
     missing = [c for c in COLUMNS if c not in columns]

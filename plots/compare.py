@@ -11,7 +11,6 @@ confidence interval. A cell that is not a number (`stopped at the end date`, `fa
 `-`) draws no bar: its text is written in its place. Exit status 2 when the table misses a column
 (they are named) or the file cannot be read.
 """
-import argparse
 import os
 
 import figure_cli
@@ -91,19 +90,8 @@ def subtitle(rows, columns):
     return "\n".join(parts)
 
 
-def parse(argv):
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog="\n\n".join(__doc__.split("\n\n")[1:]))
-    p.add_argument("table", help="the CSV of `ckptsim compare --csv FILE`")
-    p.add_argument("-o", "--output", required=True, metavar="OUT", help="the figure: .png, .svg or .pdf")
-    p.add_argument("--title", help="the figure's title (default: the table's file name)")
-    p.add_argument("--source", help="what the footer names as the data (default: the table's path)")
-    return p.parse_args(argv)
-
-
 def main(argv=None):
-    args = parse(argv)
+    args = figure_cli.table_args(__doc__, "the CSV of `ckptsim compare --csv FILE`", argv)
     figure_cli.output_format(args.output)
     rows, columns, _ = figure_cli.read_csv(args.table)
     missing = [c for c in ["protocol"] + [p[0] for p in PANELS] if c not in columns]

@@ -5,6 +5,7 @@ into axis labels, and saving to the path the user gave (.png, .svg or .pdf).
 Unlike plots/common.py (the papers' figures, written under results/figures/), these scripts draw
 any table anywhere, so they name the user's file in every message and never touch results/.
 Run them with /usr/bin/python3 (Debian's python3-matplotlib)."""
+import argparse
 import csv
 import math
 import os
@@ -41,6 +42,18 @@ def run(main, argv=None):
     except BadInput as e:
         print("%s: %s" % (name, e), file=sys.stderr)
         sys.exit(2)
+
+
+def table_args(doc, table_help, argv):
+    """The options of a script drawing one table: TABLE -o OUT [--title T] [--source S], its help
+    from the module's docstring @p doc (first paragraph: description; the rest: epilog)."""
+    p = argparse.ArgumentParser(description=doc.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog="\n\n".join(doc.split("\n\n")[1:]))
+    p.add_argument("table", help=table_help)
+    p.add_argument("-o", "--output", required=True, metavar="OUT", help="the figure: .png, .svg or .pdf")
+    p.add_argument("--title", help="the figure's title")
+    p.add_argument("--source", help="what the footer names as the data (default: the table's path)")
+    return p.parse_args(argv)
 
 
 def read_csv(path):

@@ -4,6 +4,7 @@
  * exponential failures of mean M that may strike during computation, checkpoints and restarts;
  * no checkpoint after the last segment:
  *   E[T] = (K - 1) S(tau + delta) + S(tau), K = Ts / tau, S(x) = M e^{R/M} (e^{x/M} - 1). */
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -30,20 +31,8 @@ TEST(Daly, CoordinatedMeanMakespanMatchesTheModel) {
   json app = json::parse(R"({"kind": "stochastic", "total_time": 2000,
     "clusters": [{"cluster": "c0", "compute": {"distribution": "constant", "mean": 2000}}]})");
   json timers = {{"default", {{"checkpoint_period", tau}}}};
-  double sum = 0, sum2 = 0;
-  for (int seed = 1; seed <= runs; seed++) {
-    RunConfig c = make_config(topo, app, timers);
-    c.options.protocol = "coordinated";
-    c.options.seed = static_cast<std::uint64_t>(seed);
-    auto r = run_in_child(c);
-    ASSERT_EQ(r.exit_status, 0) << r.error;
-    ASSERT_EQ(r.document["results"]["consistency"]["violations"], 0);
-    const double t = r.document["results"]["makespan"];
-    sum += t;
-    sum2 += t * t;
-  }
-  const double mean = sum / runs;
-  const double se = std::sqrt((sum2 / runs - mean * mean) / (runs - 1));
+  const MeanSe m = coordinated_makespans(topo, app, timers, runs);
+  const double mean = m.mean, se = m.se;
   std::printf("coordinated vs Daly: %d runs, mean %.1f s, expected %.1f s, standard error %.1f s\n", runs, mean,
               expected, se);
   EXPECT_NEAR(mean, expected, 3 * se);

@@ -9,6 +9,7 @@
  * errors (the model ignores a second failure that takes a node's partner copy during the recovery
  * or its re-replication, a few seconds per failure: well inside the error). */
 #include "sim/advise/two_level.hpp"
+#include "tests/support/results.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
@@ -39,22 +40,8 @@ TwoLevelSample two_level_runs(int every, int runs, double mtbf1, double mtbf2) {
   json app = json::parse(R"({"kind": "stochastic", "total_time": 6000,
     "clusters": [{"cluster": "c0", "compute": {"distribution": "constant", "mean": 6000}}]})");
   json timers = {{"default", {{"checkpoint_period", 300}}}};
-  double sum = 0, sum2 = 0;
-  for (int seed = 1; seed <= runs; seed++) {
-    RunConfig c = make_config(topo, app, timers);
-    c.options.protocol = "coordinated";
-    c.options.seed = static_cast<std::uint64_t>(seed);
-    auto r = run_in_child(c);
-    EXPECT_EQ(r.exit_status, 0) << r.error;
-    EXPECT_EQ(r.document["results"]["consistency"]["violations"], 0);
-    EXPECT_EQ(r.document["results"]["status"], "completed") << "seed " << seed;
-    const double t =
-        r.document["results"]["makespan"].is_number() ? r.document["results"]["makespan"].get<double>() : 0;
-    sum += t;
-    sum2 += t * t;
-  }
-  const double mean = sum / runs;
-  return {mean, std::sqrt((sum2 / runs - mean * mean) / (runs - 1))};
+  const MeanSe m = coordinated_makespans(topo, app, timers, runs);
+  return {m.mean, m.se};
 }
 
 advise::TwoLevelModel two_level_of(int every, double mtbf1, double mtbf2) {
