@@ -26,7 +26,7 @@ ROOT = common.ROOT
 EXPERIMENTS = os.path.join(ROOT, "workloads", "experiments")
 # Figure families, one script each (plots/<name>.py with a main()).
 FAMILIES = ["hc3i", "cck", "lammpi", "daly", "taskgraph", "replicated", "mpi", "failures_regimes",
-            "network_partitions"]
+            "network_partitions", "levels"]
 
 
 def log(msg):
