@@ -228,7 +228,7 @@ int compare_command(const std::vector<std::string>& raw_args, const std::string&
   if (!plot.empty()) {
     std::string given;
     for (const auto& a : raw_args) given += " " + a;
-    const int drawn = draw_comparison(text, plot, "ckptsim compare: " + list, "ckptsim compare" + given);
+    const int drawn = draw_csv("compare.py", text, plot, "ckptsim compare: " + list, "ckptsim compare" + given);
     if (drawn != 0) return std::max(worst, drawn == 2 ? 2 : 1);
   }
   return worst;

@@ -33,11 +33,6 @@ void check_plot_output(const std::string& out) {
     throw InputError("command line", "--plot", fmt::format("\"{}\": no folder {}", out, parent.string()));
 }
 
-int draw_comparison(const std::string& csv_text, const std::string& out, const std::string& title,
-                    const std::string& source) {
-  return draw_csv("compare.py", csv_text, out, title, source);
-}
-
 int draw_csv(const std::string& script_name, const std::string& csv_text, const std::string& out,
              const std::string& title, const std::string& source) {
   const std::string script = (fs::path(plots_dir()) / script_name).string();

@@ -11,14 +11,10 @@ namespace ckptsim::cli {
  *  folder that exists (InputError otherwise). */
 void check_plot_output(const std::string& out);
 
-/** @brief Draws the table @p csv_text into @p out, titled @p title, its footer naming @p source
- *  as the data; returns 0, or the script's failure status after it said why on stderr. The script
- *  is plots/compare.py of the source tree the binary was built from, or of the folder the
+/** @brief Draws the table @p csv_text with the script @p script_name of plots/ into @p out, titled
+ *  @p title, its footer naming @p source as the data; returns 0, or 1 after saying why on stderr.
+ *  The script is that of the source tree the binary was built from, or of the folder the
  *  environment variable CKPTSIM_PLOTS names. */
-int draw_comparison(const std::string& csv_text, const std::string& out, const std::string& title,
-                    const std::string& source);
-
-/** @brief The same with the script @p script_name of plots/. */
 int draw_csv(const std::string& script_name, const std::string& csv_text, const std::string& out,
              const std::string& title, const std::string& source);
 

@@ -19,12 +19,7 @@ namespace {
 std::string level_key(int level, const char* what) { return fmt::format("storage.level{}.{}", level, what); }
 } // namespace
 
-void CheckpointTransfers::save_staged(std::uint64_t number, Snapshot s, double bytes) {
-  SavePlan plan = env_.storage.save_plan(self_, number, bytes);
-  env_.storage.store().add(self_, number, std::move(s), bytes, plan.level, plan.group);
-  env_.observe.stats.max("storage.held_checkpoints_max", static_cast<double>(env_.storage.store().held()));
-  env_.observe.stats.max("storage.held_bytes_max", env_.storage.store().held_bytes());
-  env_.observe.stats.add("storage.saves");
+void CheckpointTransfers::save_staged(std::uint64_t number, double bytes, SavePlan plan) {
   env_.observe.stats.add(level_key(plan.level, "checkpoints"));
   if (env_.observe.trace.enabled(1)) {
     nlohmann::ordered_json steps = nlohmann::ordered_json::array();
@@ -95,7 +90,6 @@ void CheckpointTransfers::advance(std::uint64_t id) {
         sg4::Host* there = env_.storage.holder_host(holder);
         st.left++;
         launch({nullptr, st.save, st.number, holder, false, st.save ? here : there, st.save ? there : here, bytes, id});
-        it = staged_.find(id); // launch may not touch staged_, but keep the reference honest
       }
       if (!st.save && st.failed > 0) { // a source went down since the plan was made: plan again
         const std::uint64_t number = st.number;
@@ -116,7 +110,8 @@ void CheckpointTransfers::step_done(Staged& st) {
     env_.observe.stats.add(level_key(st.level, "bytes"), step.written);
   }
   if (st.save && step.parity && st.failed == 0) env_.storage.store().encoded(self_, st.number);
-  if (st.save && step.reports && !st.reported) {
+  // The save is complete after the step its plan says, else after its last one.
+  if (st.save && (step.reports || st.step + 1 == st.steps.size()) && !st.reported) {
     st.reported = true;
     completed_.push_back({true, st.number});
     env_.observe.stats.add(level_key(st.level, "time"), sg4::Engine::get_clock() - st.started);
@@ -138,11 +133,6 @@ void CheckpointTransfers::staged_finished(Staged& st) {
     env_.storage.store().reencoded(self_, st.number);
     env_.observe.stats.add(level_key(st.level, "recoveries"));
     completed_.push_back({false, st.number});
-    return;
-  }
-  if (!st.reported) {
-    completed_.push_back({true, st.number});
-    env_.observe.stats.add(level_key(st.level, "time"), sg4::Engine::get_clock() - st.started);
     return;
   }
   if (st.flushing) { // the flush after the report ended

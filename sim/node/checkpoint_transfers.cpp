@@ -54,13 +54,17 @@ void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
   if (dead()) return;
   double bytes = env_.inputs.topology.clusters[cluster_].checkpoint_size;
   if (s.app && env_.inputs.workload.state_bytes(*s.app) >= 0) bytes = env_.inputs.workload.state_bytes(*s.app);
-  if (env_.storage.multi_level(self_)) {
-    save_staged(number, std::move(s), bytes);
-    return;
-  }
-  env_.storage.store().add(self_, number, std::move(s), bytes);
+  // A multi-level model says how the save goes (its level, its erasure group, its steps).
+  const bool staged = env_.storage.multi_level(self_);
+  SavePlan plan = staged ? env_.storage.save_plan(self_, number, bytes) : SavePlan{};
+  env_.storage.store().add(self_, number, std::move(s), bytes, plan.level, plan.group);
   env_.observe.stats.max("storage.held_checkpoints_max", static_cast<double>(env_.storage.store().held()));
   env_.observe.stats.max("storage.held_bytes_max", env_.storage.store().held_bytes());
+  env_.observe.stats.add("storage.saves");
+  if (staged) {
+    save_staged(number, bytes, std::move(plan));
+    return;
+  }
   int started = 0;
   const bool traced = env_.observe.trace.enabled(1); // the names are built for the trace only
   nlohmann::ordered_json holders = nlohmann::ordered_json::array();
@@ -74,7 +78,6 @@ void CheckpointTransfers::save(std::uint64_t number, Snapshot s) {
     started++;
   }
   if (traced) node_.trace_event(1, "ckpt_save", {{"number", number}, {"bytes", bytes}, {"copies", holders}});
-  env_.observe.stats.add("storage.saves");
   if (started == 0)
     completed_.push_back({true, number});
   else

@@ -100,7 +100,7 @@ class CheckpointTransfers {
   };
   /** @brief No copy of checkpoint @p number is left to load. */
   void lost_load(std::uint64_t number);
-  void save_staged(std::uint64_t number, Snapshot s, double bytes);
+  void save_staged(std::uint64_t number, double bytes, SavePlan plan); // the checkpoint is stored
   void load_staged(std::uint64_t number);
   /** @brief Runs staged operation @p id as far as it goes without waiting. */
   void advance(std::uint64_t id);

@@ -159,8 +159,6 @@ int advise_command(const std::vector<std::string>& raw_args, const std::string& 
   RunConfig config = load_scenario(o.files, o.overrides);
   // The runs set timers/default/checkpoint_period: a timer file without "default" gets one.
   if (!config.timers_doc.is_object() || !config.timers_doc.contains("default")) {
-    json timers = config.timers_doc.is_object() ? config.timers_doc : json::object();
-    timers["default"] = json::object();
     o.run_args.insert(o.run_args.end(), {"--set", "timers/default={}"});
     if (!config.timers_doc.is_object()) config.timers_doc = json::object();
     config.timers_doc["default"] = json::object();

@@ -47,12 +47,12 @@ void make_plan(AdvicePlan& p, const std::string& protocol) {
   } else {
     std::vector<::ckptsim::advise::Level> in;
     for (int l : p.needed) in.push_back({p.costs[static_cast<std::size_t>(l)], p.rates[static_cast<std::size_t>(l)]});
-    p.first_order = ::ckptsim::advise::first_order_plan(in);
-    p.period = p.first_order.periods[0];
-    p.overhead = p.first_order.overhead;
+    const ::ckptsim::advise::LevelPlan first_order = ::ckptsim::advise::first_order_plan(in);
+    p.period = first_order.periods[0];
+    p.overhead = first_order.overhead;
     int every = 1;
     for (std::size_t i = 0; i < p.needed.size(); i++) {
-      every *= i == 0 ? 1 : std::max(1, p.first_order.every[i]);
+      every *= i == 0 ? 1 : std::max(1, first_order.every[i]);
       const std::string& field = p.levels[static_cast<std::size_t>(p.needed[i])].every_field;
       if (!field.empty()) p.everys.emplace_back(field, every);
     }

@@ -28,7 +28,6 @@ struct AdvicePlan {
   int single = -1;           // the one-level plan's level: the deepest needed one
   double young = NAN, daly = NAN, daly_overhead = NAN;
   bool multi = false;
-  ::ckptsim::advise::LevelPlan first_order;
   double period = NAN;                             // the suggested checkpoint_period
   double overhead = NAN;                           // its expected overhead (first order, or Daly for one level)
   double exact_overhead = NAN;                     // the two-level renewal model's, for two needed levels
