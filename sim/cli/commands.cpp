@@ -6,6 +6,7 @@
 #include "sim/cli/listing.hpp"
 
 #include "sim/cli/output.hpp"
+#include "sim/cli/run_attempts.hpp"
 #include "sim/cli/scenario.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/engine/run.hpp"
@@ -15,6 +16,8 @@
 #include <boost/program_options.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -98,6 +101,35 @@ void print_how_to_see(const std::string& program, const std::vector<std::string>
               "    /usr/bin/python3 %s run.jsonl -o run.png\n",
               again.c_str(), shell_word(std::string(CKPTSIM_PLOTS_DIR) + "/spacetime.py").c_str());
 }
+// One attempt of `ckptsim run`, in its child: simulates, writes the results and the summary;
+// the exit status (errors said on stderr as main says them).
+int simulate_and_report(const RunConfig& config, const std::string& program, const std::vector<std::string>& sg_args,
+                        const std::vector<std::string>& raw_args) {
+  const RunOptions& opt = config.options;
+  try {
+    Run run(config);
+    std::vector<std::string> argv{program};
+    argv.insert(argv.end(), sg_args.begin(), sg_args.end());
+    run.prepare(argv);
+    RunResult result = run.simulate();
+    if (!opt.output.empty()) write_results(opt.output, result.document);
+    if (!opt.quiet) std::fputs(result.summary.c_str(), stdout);
+    if (!opt.quiet && opt.trace_file.empty()) print_how_to_see(program, raw_args);
+    if (result.violations > 0) {
+      std::fprintf(stderr, "ckptsim: %zu consistency violation(s): a protocol or engine bug (see above)\n",
+                   result.violations);
+      return 3;
+    }
+    if (!result.stuck.empty()) return 3; // said on stderr when it happened; the results say it too
+    return 0;
+  } catch (const InputError& e) {
+    std::fprintf(stderr, "ckptsim: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ckptsim: error: %s\n", e.what());
+    return 3;
+  }
+}
 } // namespace
 
 int run_command(const std::vector<std::string>& raw_args, const std::string& program) {
@@ -135,14 +167,16 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "progress", po::value<bool>(), "progress line on stderr (default: when stderr is a terminal)")(
       "quiet,q", po::bool_switch(&opt.quiet), "no summary on stdout")(
       "self-test", po::value(&self_test),
-      "testing aid for sweep runners: crash (abort at once) or hang (never end); none does nothing");
+      "testing aid: crash (abort at once) or hang (never end), for sweep runners; maxmin-abort (the first "
+      "attempt of the simulation aborts as SimGrid does on its max-min precision); none does nothing");
   auto vm = parse(args, d);
   if (vm.count("help")) {
     std::cout << "usage: ckptsim run [OPTIONS] [--cfg=SIMGRID_OPTION ...] [--log=SIMGRID_LOG ...]\n\n" << d << "\n";
     return 0;
   }
-  if (!self_test.empty() && self_test != "none" && self_test != "crash" && self_test != "hang")
-    throw InputError("command line", "--self-test", "expected none, crash or hang");
+  if (!self_test.empty() && self_test != "none" && self_test != "crash" && self_test != "hang" &&
+      self_test != "maxmin-abort")
+    throw InputError("command line", "--self-test", "expected none, crash, hang or maxmin-abort");
   opt.trace_file = name_or_alias<std::string>(vm, "event-trace", "trace").value_or("");
   opt.trace_level = *name_or_alias<int>(vm, "event-trace-level", "trace-level");
   if (opt.trace_level < 0 || opt.trace_level > 2)
@@ -171,21 +205,39 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   opt.simgrid_args = sg_args;
   config.options = opt;
 
-  Run run(config);
-  std::vector<std::string> argv{program};
-  argv.insert(argv.end(), sg_args.begin(), sg_args.end());
-  run.prepare(argv);
-  RunResult result = run.simulate();
-  if (!opt.output.empty()) write_results(opt.output, result.document);
-  if (!opt.quiet) std::fputs(result.summary.c_str(), stdout);
-  if (!opt.quiet && opt.trace_file.empty()) print_how_to_see(program, raw_args);
-  if (result.violations > 0) {
-    std::fprintf(stderr, "ckptsim: %zu consistency violation(s): a protocol or engine bug (see above)\n",
-                 result.violations);
-    return 3;
+  // The simulation runs in a child: SimGrid's max-min precision abort starts it again with ten
+  // times the precision (sim/cli/run_attempts.hpp).
+  const bool precision_given = std::any_of(
+      sg_args.begin(), sg_args.end(), [](const std::string& a) { return a.rfind("--cfg=maxmin/precision:", 0) == 0; });
+  for (;;) {
+    const Attempt a = attempt_in_child([&] {
+      if (self_test == "maxmin-abort" && !(config.options.maxmin_aborted_at > 0)) {
+        std::fputs("[0.000000] (testing aid) Cannot saturate more a constraint that has no active element!\n\tFor the "
+                   "record, the usage of this constraint is 2e-05 while the maxmin precision to which it is compared "
+                   "is 1e-05.\n",
+                   stderr);
+        std::abort();
+      }
+      return simulate_and_report(config, program, sg_args, raw_args);
+    });
+    if (!a.maxmin_abort) {
+      if (a.signal > 0) { // a crash stays a crash for whoever started us
+        std::signal(a.signal, SIG_DFL);
+        std::raise(a.signal);
+      }
+      return a.exit_status;
+    }
+    if (precision_given)
+      throw InputError("command line", "--cfg=maxmin/precision",
+                       fmt::format("SimGrid's max-min solver aborted on its rounding errors at the precision given, "
+                                   "{:.2g}: give a larger one (docs/MODEL.md, \"Max-min precision\")",
+                                   *a.maxmin_abort));
+    std::fprintf(stderr,
+                 "ckptsim: SimGrid's max-min solver aborted on its rounding errors at precision %g: running the "
+                 "simulation again from its start with %g (docs/MODEL.md, \"Max-min precision\")\n",
+                 *a.maxmin_abort, 10 * *a.maxmin_abort);
+    config.options.maxmin_aborted_at = *a.maxmin_abort;
   }
-  if (!result.stuck.empty()) return 3; // said on stderr when it happened; the results say it too
-  return 0;
 }
 
 int validate_command(const std::vector<std::string>& raw_args, const std::string& program) {

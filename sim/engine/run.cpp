@@ -63,6 +63,7 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
   for (const auto& a : simgrid_argv)
     if (a.rfind("--cfg=", 0) == 0) engine_->set_config(a.substr(6));
   platform_ = create_platform(*engine_, inputs_.topology);
+  plan_precision_for_run();
 
   inputs_.application =
       parse_application(inputs_.config.application_doc, inputs_.config.application_file, inputs_.topology);

@@ -18,6 +18,7 @@
 #include "sim/engine/failure_state.hpp"
 #include "sim/engine/link_faults.hpp"
 #include "sim/engine/observation.hpp"
+#include "sim/engine/precision.hpp"
 #include "sim/engine/rendezvous_service.hpp"
 #include "sim/engine/run_config.hpp"
 #include "sim/engine/storage_service.hpp"
@@ -127,6 +128,10 @@ class Run : public LifecyclePort {
    *  they cannot fit. Before the first actor exists. */
   void plan_contexts_for_run();
   nlohmann::ordered_json contexts_json() const;
+  /** @brief Chooses SimGrid's max-min precision for the platform (run_precision.cpp); InputError
+   *  when none fits. Once the platform exists, before the simulation. */
+  void plan_precision_for_run();
+  nlohmann::ordered_json precision_json() const;
   // run_watchdog.cpp: a run that cannot progress ends as stuck (sim/engine/watchdog.hpp).
   void start_watchdog();
   /** @brief Whether the run is held open now (every process finished, no recovery, no deferred
@@ -197,6 +202,7 @@ class Run : public LifecyclePort {
   WireService wire_{platform_, endpoints_, observe_, ending_, links_};
   RendezvousService rendezvous_{endpoints_, wire_};
   ContextChoice contexts_;
+  PrecisionPlan precision_;
   Ending ending_;
   FailureState failures_;
   StorageService storage_{

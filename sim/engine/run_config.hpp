@@ -28,6 +28,9 @@ struct RunOptions {
   bool quiet = false;                    // no summary on stdout
   std::vector<std::string> simgrid_args; // --cfg=... / --log=... passed to SimGrid
   std::vector<std::string> overrides;    // --set PATH=VALUE, as given
+  // > 0: an earlier attempt of this run made SimGrid's max-min solver abort at this precision
+  // (sim/cli/run_attempts.hpp); this one runs with ten times it.
+  double maxmin_aborted_at = 0;
 };
 
 struct RunConfig {

@@ -109,6 +109,7 @@ RunResult Run::collect(double wall_seconds) {
       {"overrides", o.overrides},
       {"simgrid_args", o.simgrid_args},
       {"contexts", contexts_json()},
+      {"maxmin_precision", precision_json()},
       {"files",
        {{"topology", inputs_.config.topology_file},
         {"application", inputs_.config.application_file},

@@ -1,0 +1,160 @@
+/* A platform of Grid'5000's size and shape (platforms/grid5000.xml: 40 clusters in 9 sites, 1,535
+ * hosts; grid5000-16.xml: the same cut to at most 16 hosts per cluster, 584) under every protocol
+ * with failures, and SimGrid's max-min precision on them (issue 34): chosen from the platform,
+ * an abort of SimGrid's solver at a precision the user gave is an input error naming the option
+ * (exit 2, no results written), an abort at a precision ckptsim chose runs the simulation again
+ * with ten times it. */
+#include "tests/support/sim_child.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace ckptsim::test_support;
+
+namespace {
+
+const std::string kPlatforms = std::string(CKPTSIM_SOURCE_DIR) + "/platforms/";
+const std::string kData = std::string(CKPTSIM_SOURCE_DIR) + "/tests/data/platforms/";
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// A topology file naming @p platform, failures every @p mtbf on average, recoveries of seconds.
+std::string grid_topology(const std::string& platform, const std::string& mtbf) {
+  const std::string path = temp_path("grid5000-topology.json");
+  std::ofstream(path) << fmt::format(R"({{"platform": "{}", "mtbf": "{}", "failures": {{"downtime": "10s",
+      "detection_delay": "1s", "restart_overhead": "5s"}}}})",
+                                     platform, mtbf);
+  return path;
+}
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const std::string path = temp_path(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+struct ProtocolCase {
+  std::string protocol;
+  bool stencil; // cck and taskgraph re-execute tasks of a data-flow application
+};
+
+void PrintTo(const ProtocolCase& c, std::ostream* os) { *os << c.protocol; }
+
+class Grid5000Runs : public testing::TestWithParam<ProtocolCase> {};
+
+} // namespace
+
+TEST(Grid5000, FortyClustersInNineSitesAndTheirPrecision) {
+  const std::string out = temp_path("grid5000.json");
+  auto o = run_cli(fmt::format("run --platform {}grid5000.xml --application {}any-platform.application.json --end 1s "
+                               "--quiet --output {}",
+                               kPlatforms, kPlatforms, out));
+  ASSERT_EQ(o.status, 0) << o.out;
+  auto doc = read_json(out);
+  EXPECT_EQ(doc["run"]["clusters"], 40);
+  EXPECT_EQ(doc["run"]["nodes"], 1535);
+  // Every pair of hosts may exchange at once: the sites' access links carry ~1.2 million flows.
+  // The estimate is eps * U * sqrt(F) * 7, between 1e-4 and 1e-3 (docs/MODEL.md, "Max-min precision").
+  EXPECT_EQ(doc["run"]["maxmin_precision"]["from"], "ckptsim");
+  EXPECT_DOUBLE_EQ(doc["run"]["maxmin_precision"]["value"].get<double>(), 1e-3);
+  o = run_cli(fmt::format("run --platform {}grid5000.xml --clusters-at sites --application "
+                          "{}any-platform.application.json --end 1s --quiet --output {}",
+                          kPlatforms, kPlatforms, out));
+  ASSERT_EQ(o.status, 0) << o.out;
+  EXPECT_EQ(read_json(out)["run"]["clusters"], 9);
+  // The default scenario keeps SimGrid's default, and a precision given wins as given.
+  o = run_cli(fmt::format("run --end 1s --quiet --output {}", out));
+  ASSERT_EQ(o.status, 0) << o.out;
+  doc = read_json(out);
+  EXPECT_EQ(doc["run"]["maxmin_precision"]["from"], "SimGrid's default");
+  EXPECT_DOUBLE_EQ(doc["run"]["maxmin_precision"]["value"].get<double>(), 1e-5);
+  o = run_cli(fmt::format("run --end 1s --quiet --output {} --cfg=maxmin/precision:2e-5", out));
+  ASSERT_EQ(o.status, 0) << o.out;
+  doc = read_json(out);
+  EXPECT_EQ(doc["run"]["maxmin_precision"]["from"], "--cfg");
+  EXPECT_DOUBLE_EQ(doc["run"]["maxmin_precision"]["value"].get<double>(), 2e-5);
+}
+
+TEST_P(Grid5000Runs, CompletesWithFailuresAndNoViolation) {
+  const ProtocolCase& c = GetParam();
+  const std::string application =
+      c.stencil ? write_file("grid5000-stencil.json", R"({"kind": "stencil", "dims": 1, "width": 1168,
+                             "iterations": 60, "task_cost": "40s", "cell_size": "4KiB"})")
+                : kPlatforms + "any-platform.application.json";
+  const std::string timers = write_file(
+      "grid5000-timers.json", c.stencil ? R"({"default": {"checkpoint_period": "2min"}})"
+                                        : R"({"default": {"checkpoint_period": "6min", "gc_period": "12min"}})");
+  const std::string out = temp_path("grid5000-run.json");
+  const auto o = run_cli(fmt::format("run --protocol {} --topology {} --application {} --timers {} --seed 1 --quiet "
+                                     "--output {}",
+                                     c.protocol, grid_topology(kPlatforms + "grid5000-16.xml", "10min"), application,
+                                     timers, out));
+  ASSERT_EQ(o.status, 0) << o.out;
+  const auto doc = read_json(out);
+  EXPECT_EQ(doc["run"]["nodes"], 584);
+  EXPECT_EQ(doc["run"]["clusters"], 40);
+  EXPECT_EQ(doc["results"]["status"], "completed");
+  EXPECT_GT(doc["results"]["failures"].get<double>(), 0);
+  EXPECT_EQ(doc["results"]["consistency"]["violations"], 0);
+  EXPECT_GT(doc["results"]["consistency"]["checks"].get<double>(), 1); // a recovery was checked
+  // 584 hosts, ~170,000 flows on a site's access link: above SimGrid's default.
+  EXPECT_DOUBLE_EQ(doc["run"]["maxmin_precision"]["value"].get<double>(), 1e-4);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryProtocol, Grid5000Runs,
+                         testing::Values(ProtocolCase{"none", false}, ProtocolCase{"coordinated", false},
+                                         ProtocolCase{"hc3i", false}, ProtocolCase{"independent", false},
+                                         ProtocolCase{"msglog", false}, ProtocolCase{"cck", true},
+                                         ProtocolCase{"taskgraph", true}),
+                         [](const testing::TestParamInfo<ProtocolCase>& info) { return info.param.protocol; });
+
+TEST(Grid5000, SimGridsAbortAtAGivenPrecisionIsAnInputErrorNamingTheOption) {
+  // grid5000-16 with a 100 us backbone (tests/data/platforms/README.md): SimGrid 3.32's solver
+  // aborts at its default precision at the first checkpoint wave of coordinated checkpointing.
+  const std::string out = temp_path("grid5000-abort.json");
+  std::filesystem::remove(out);
+  const auto o = run_cli(fmt::format(
+      "run --protocol coordinated --topology {} --application {}any-platform.application.json --set "
+      "'timers/default={{\"checkpoint_period\":\"2min\"}}' --end 3min --quiet --output {} --cfg=maxmin/precision:1e-5",
+      grid_topology(kData + "grid5000-16-fast.xml", "inf"), kPlatforms, out));
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("ckptsim: command line: --cfg=maxmin/precision: SimGrid's max-min solver aborted on its "
+                       "rounding errors at the precision given, 1e-05: give a larger one"),
+            std::string::npos)
+      << o.out;
+  EXPECT_EQ(o.out.find("Backtrace"), std::string::npos) << o.out; // SimGrid's, replaced by the message
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(Grid5000, AnAbortAtAChosenPrecisionRunsTheSimulationAgainWithTenTimesIt) {
+  // The testing aid makes the first attempt abort as SimGrid does (its message, SIGABRT).
+  const std::string again = temp_path("maxmin-again.json");
+  const std::string direct = temp_path("maxmin-direct.json");
+  auto o = run_cli("run --protocol coordinated --self-test maxmin-abort --quiet --output " + again);
+  ASSERT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("ckptsim: SimGrid's max-min solver aborted on its rounding errors at precision 1e-05: running "
+                       "the simulation again from its start with 0.0001"),
+            std::string::npos)
+      << o.out;
+  auto doc = read_json(again);
+  EXPECT_EQ(doc["run"]["maxmin_precision"]["from"], "ckptsim");
+  EXPECT_DOUBLE_EQ(doc["run"]["maxmin_precision"]["value"].get<double>(), 1e-4);
+  EXPECT_DOUBLE_EQ(doc["run"]["maxmin_precision"]["after_abort_at"].get<double>(), 1e-5);
+  // The same run as one given that precision from the start.
+  o = run_cli("run --protocol coordinated --quiet --cfg=maxmin/precision:1e-4 --output " + direct);
+  ASSERT_EQ(o.status, 0) << o.out;
+  auto ref = read_json(direct);
+  doc["results"].erase("wall_time_s");
+  ref["results"].erase("wall_time_s");
+  doc["results"].erase("events");
+  ref["results"].erase("events");
+  EXPECT_EQ(doc["results"], ref["results"]);
+  EXPECT_EQ(doc["stats"], ref["stats"]);
+}
