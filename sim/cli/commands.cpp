@@ -106,7 +106,7 @@ void print_how_to_see(const std::string& program, const std::vector<std::string>
 int simulate_and_report(const RunConfig& config, const std::string& program, const std::vector<std::string>& sg_args,
                         const std::vector<std::string>& raw_args) {
   const RunOptions& opt = config.options;
-  try {
+  return exit_status_of([&] {
     Run run(config);
     std::vector<std::string> argv{program};
     argv.insert(argv.end(), sg_args.begin(), sg_args.end());
@@ -122,6 +122,13 @@ int simulate_and_report(const RunConfig& config, const std::string& program, con
     }
     if (!result.stuck.empty()) return 3; // said on stderr when it happened; the results say it too
     return 0;
+  });
+}
+} // namespace
+
+int exit_status_of(const std::function<int()>& body) {
+  try {
+    return body();
   } catch (const InputError& e) {
     std::fprintf(stderr, "ckptsim: %s\n", e.what());
     return 2;
@@ -130,7 +137,6 @@ int simulate_and_report(const RunConfig& config, const std::string& program, con
     return 3;
   }
 }
-} // namespace
 
 int run_command(const std::vector<std::string>& raw_args, const std::string& program) {
   std::vector<std::string> args = raw_args;

@@ -2,12 +2,16 @@
  * 0 success, 2 bad input, 3 a run that failed (consistency violation, deadlock). */
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace ckptsim::cli {
 
 int run_command(const std::vector<std::string>& args, const std::string& program);
+/** @brief @p body's exit status; an input error it throws is said on stderr as main says it and
+ *  gives 2, any other exception 3 (for a child process, whose exceptions main never sees). */
+int exit_status_of(const std::function<int()>& body);
 int validate_command(const std::vector<std::string>& args, const std::string& program);
 int protocols_command(const std::vector<std::string>& args);
 /** @brief Lists the protocols, application kinds and storage models with their parameters or fields. */

@@ -182,18 +182,7 @@ ExecuteOutcome execute_runs(const SweepSpec& spec, const std::vector<const RunSp
       std::vector<std::string> args = run->args;
       args.insert(args.end(), {"--quiet", "--progress", "false", "--output", result});
       pool.start(
-          run->index,
-          [args, program] {
-            try {
-              return cli::run_command(args, program);
-            } catch (const InputError& e) {
-              std::fprintf(stderr, "ckptsim: %s\n", e.what());
-              return 2;
-            } catch (const std::exception& e) {
-              std::fprintf(stderr, "ckptsim: error: %s\n", e.what());
-              return 3;
-            }
-          },
+          run->index, [args, program] { return cli::exit_status_of([&] { return cli::run_command(args, program); }); },
           err);
     }
     if (pool.running() == 0) break; // stopped before another run started
