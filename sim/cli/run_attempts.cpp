@@ -4,11 +4,18 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <execinfo.h>
 #include <stdexcept>
 #include <string>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+// SimGrid 3.32's maxmin/precision (src/kernel/lmm/System.cpp), exported by libsimgrid: read by the
+// crash handler below, where its configuration API is no safe call.
+extern double sg_maxmin_precision;
 
 namespace ckptsim::cli {
 
@@ -23,6 +30,51 @@ void write_all(int fd, const char* data, std::size_t size) {
     data += n;
     size -= static_cast<std::size_t>(n);
   }
+}
+// SimGrid 3.32 formats its max-min abort message with the constraint before the failing one: when
+// the first one fails it reads out of bounds and dies of SIGSEGV in MaxMin::do_solve instead
+// (fixed after 3.32: "Try to avoid a segfault on assert message"). The same abort, then: say it
+// as SimGrid would have, with the precision, and abort. Any other crash is reported as SimGrid's
+// own handler would (ours replaces it: SimGrid keeps a handler installed before its engine).
+void on_crash(int sig, siginfo_t* info, void*) {
+  void* frames[64];
+  const int n = backtrace(frames, 64);
+  bool in_solver = false;
+  for (int i = 0; i < n && !in_solver; i++) {
+    Dl_info where;
+    in_solver = dladdr(frames[i], &where) != 0 && where.dli_sname != nullptr &&
+                std::strstr(where.dli_sname, "lmm6MaxMin8do_solve") != nullptr;
+  }
+  char text[320];
+  int len = 0;
+  if (in_solver) {
+    len = std::snprintf(text, sizeof text,
+                        "ckptsim: SimGrid's max-min solver crashed (SIGSEGV in MaxMin::do_solve, while reporting a "
+                        "constraint with no active element): the maxmin precision to which it is compared is %g.\n",
+                        sg_maxmin_precision);
+    write_all(STDERR_FILENO, text, static_cast<std::size_t>(len));
+    std::signal(SIGABRT, SIG_DFL);
+    std::abort();
+  }
+  len = std::snprintf(text, sizeof text, "%s\n",
+                      sig == SIGSEGV && info->si_code != SEGV_ACCERR
+                          ? "Segmentation fault."
+                          : "Access violation or bus error: a programming error, or a stack overflow (try "
+                            "--cfg=contexts/stack-size).");
+  write_all(STDERR_FILENO, text, static_cast<std::size_t>(len));
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+[[maybe_unused]] void catch_solver_crash() {
+  void* warm[1];
+  backtrace(warm, 1); // loads what backtrace needs now, not in the handler
+  struct sigaction action {};
+  action.sa_sigaction = &on_crash;
+  action.sa_flags = SA_ONSTACK | SA_RESETHAND | SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGSEGV, &action, nullptr);
+  sigaction(SIGBUS, &action, nullptr);
 }
 } // namespace
 
@@ -50,6 +102,9 @@ Attempt attempt_in_child(const std::function<int()>& body) {
     close(fds[0]);
     dup2(fds[1], STDERR_FILENO);
     close(fds[1]);
+#ifndef __SANITIZE_ADDRESS__ // under ASan its own SIGSEGV report is worth more than ours
+    catch_solver_crash();
+#endif
     const int status = body();
     std::fflush(nullptr);
     _exit(status);

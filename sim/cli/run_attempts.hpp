@@ -10,7 +10,9 @@
  * so. Same inputs, same seed: the new attempt is the run the user asked for, at another precision;
  * its results document records the precision and the abort (run.maxmin_precision). Past what
  * ckptsim chooses by itself (kMaxChosenPrecision), or with a precision the user gave, the run ends
- * with exit status 2 naming the option. Any other death of the child is passed on as it is. */
+ * with exit status 2 naming the option. SimGrid 3.32 sometimes crashes (SIGSEGV in its solver)
+ * while it formats that abort's message: the child's crash handler says it as the same abort.
+ * Any other death of the child is passed on as it is. */
 #pragma once
 
 #include <functional>
