@@ -33,6 +33,10 @@ void Run::plan_precision_for_run() {
   r.default_precision = simgrid::config::get_value<double>("maxmin/precision");
   if (!simgrid::config::is_default("maxmin/precision")) r.user = r.default_precision;
   r.aborted_at = inputs_.config.options.maxmin_aborted_at;
+  if (r.user) { // used as given: nothing to estimate
+    precision_ = plan_maxmin_precision(r);
+    return;
+  }
   const double weight_s = simgrid::config::get_value<double>("network/weight-S");
   const double latency_factor = simgrid::config::get_value<double>("network/latency-factor");
   std::unordered_map<const sg4::Link*, LinkLoad> loads;
@@ -42,7 +46,11 @@ void Run::plan_precision_for_run() {
       if (a == b || (a >= nodes && b >= nodes)) continue;
       links.clear();
       double latency = 0;
-      hosts[a]->route_to(hosts[b], links, &latency);
+      try {
+        hosts[a]->route_to(hosts[b], links, &latency);
+      } catch (const std::exception&) {
+        continue; // no route between these two: they never exchange a message
+      }
       // SimGrid's penalty of a flow on this route (NetworkCm02Model::communicate).
       double penalty = latency * latency_factor;
       for (const auto* l : links) penalty += weight_s / l->get_bandwidth();
