@@ -11,6 +11,7 @@ import sys
 import matplotlib
 
 matplotlib.use("Agg")  # no display: files only
+import matplotlib.patches  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -107,6 +108,11 @@ def sweep_runs(path):
 def git_describe():
     """The commit, and how many simulator source or experiment input files the working tree changes from it."""
     return results_file.git_line(ROOT, "workloads")
+
+
+def colour_patches(items, prefix=""):
+    """Legend handles: a patch of each (key, label, colour) item's colour, named prefix + label."""
+    return [matplotlib.patches.Patch(color=colour, label=prefix + label) for _, label, colour in items]
 
 
 def save(fig, name, sources, note="", bottom=0.03):

@@ -9,8 +9,6 @@ one row of panels per federation (4 x 4 nodes running the jacobi2d MPI trace, th
 """
 import os
 
-import matplotlib.patches
-
 import common
 
 PATH = os.path.join(common.RESULTS, "failures", "regimes.csv")
@@ -83,8 +81,8 @@ def main():
         bars(axes[f][1], sub, "lost_work_s", "work lost to rollbacks\n(process-seconds, log scale)")
         outcomes(axes[f][2], sub)
         axes[f][0].set_title(fed, fontsize=9, loc="left")
-    handles = [matplotlib.patches.Patch(color=colour, label=label) for _, label, colour in PROTOCOLS]
-    handles += [matplotlib.patches.Patch(color=colour, label="hc3i " + label) for _, label, colour in OUTCOMES]
+    handles = common.colour_patches(PROTOCOLS)
+    handles += common.colour_patches(OUTCOMES, "hc3i ")
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=7.5, bbox_to_anchor=(0.5, 0.025))
     fig.suptitle("Failure regimes of one event rate: exponential, half the events rack and cluster outages, Weibull "
                  "shape 0.6, a LANL-format log with its own repair times\n(4 x 4 nodes: jacobi2d MPI trace, about 1 h "

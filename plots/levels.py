@@ -10,8 +10,6 @@ many completed.
 import math
 import os
 
-import matplotlib.patches
-
 import common
 
 PATH = os.path.join(common.RESULTS, "levels", "plans.csv")
@@ -51,7 +49,7 @@ def main():
         axes[f][0].set_title(fed, fontsize=9, loc="left")
         bars(axes[f][1], cell, "pfs_gb_per_hour")
         axes[f][1].set_ylabel("parallel file system traffic\n(GB per hour of makespan)", fontsize=8)
-    handles = [matplotlib.patches.Patch(color=colour, label=label) for _, label, colour in PLANS]
+    handles = common.colour_patches(PLANS)
     fig.legend(handles=handles, loc="lower center", ncol=4, fontsize=8, bbox_to_anchor=(0.5, 0.03))
     fig.suptitle("Checkpoint plans under coordinated checkpointing, each at the period ckptsim advise suggests "
                  "(every checkpoint first to the node's SSD)", fontsize=9)

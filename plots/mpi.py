@@ -7,8 +7,6 @@ the work lost to rollbacks and the protocol's control messages, one column of pa
 """
 import os
 
-import matplotlib.patches
-
 import common
 
 PATH = os.path.join(common.RESULTS, "mpi", "compare.csv")
@@ -79,7 +77,7 @@ def main():
                 ax.set_ylabel(ylabel, fontsize=8)
             if p == 0:
                 ax.set_title("%s of %d nodes" % (fed, 16 // int(fed.split()[0])), fontsize=9)
-    handles = [matplotlib.patches.Patch(color=colour, label=label) for _, label, colour in PROTOCOLS]
+    handles = common.colour_patches(PROTOCOLS)
     fig.legend(handles=handles, loc="lower center", ncol=len(PROTOCOLS), fontsize=7.5, bbox_to_anchor=(0.5, 0.025))
     fig.suptitle("Protocols on the MPI traces (16 ranks, about 1 h failure-free, federation MTBF 20 min, checkpoint "
                  "every 5 min, 50 MB per process)", fontsize=9)

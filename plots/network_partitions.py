@@ -14,7 +14,6 @@ import math
 import os
 
 import matplotlib.lines
-import matplotlib.patches
 
 import common
 
@@ -109,7 +108,7 @@ def main():
         ax.set_ylabel("protocol messages: change over the\nsame protocol without partition (%)", fontsize=8)
     for ax in axes[-1]:
         ax.set_xlabel("WAN link MTBF, downtime", fontsize=8)
-    handles = [matplotlib.patches.Patch(color=colour, label=label) for _, label, colour in PROTOCOLS]
+    handles = common.colour_patches(PROTOCOLS)
     handles.append(matplotlib.lines.Line2D([], [], marker="D", ms=4, mfc="white", mec="black", linestyle="none",
                                            label="stall ratio with the usual node failures"))
     handles.append(matplotlib.lines.Line2D([], [], color="black", linewidth=1.4,
