@@ -1,11 +1,9 @@
 /* ckptsim: a discrete-event simulator of checkpoint / rollback-recovery protocols on cluster
  * federations. `ckptsim` alone runs the embedded default scenario; see `ckptsim --help`. */
 #include "sim/cli/commands.hpp"
-#include "sim/config/input_error.hpp"
 #include "sim/version.hpp"
 
 #include <cstdio>
-#include <exception>
 #include <string>
 #include <vector>
 
@@ -40,7 +38,7 @@ int main(int argc, char** argv) {
     std::printf("ckptsim %s\n", ckptsim::version());
     return 0;
   }
-  try {
+  return ckptsim::cli::exit_status_of([&] {
     if (command == "run") return ckptsim::cli::run_command(args, argv[0]);
     if (command == "validate") return ckptsim::cli::validate_command(args, argv[0]);
     if (command == "protocols") return ckptsim::cli::protocols_command(args);
@@ -52,11 +50,5 @@ int main(int argc, char** argv) {
     if (command == "merge") return ckptsim::cli::merge_command(args);
     std::fprintf(stderr, "ckptsim: unknown command \"%s\"\n%s", command.c_str(), kUsage);
     return 2;
-  } catch (const ckptsim::InputError& e) {
-    std::fprintf(stderr, "ckptsim: %s\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "ckptsim: error: %s\n", e.what());
-    return 3;
-  }
+  });
 }
