@@ -233,7 +233,9 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       }
       return a.exit_status;
     }
-    if (precision_given)
+    // A precision fixed elsewhere (CKPTSIM_SIMGRID_ARGS) is the user's too: an attempt that aborts at
+    // no larger a precision than the last would abort forever.
+    if (precision_given || *a.maxmin_abort <= config.options.maxmin_aborted_at)
       throw InputError("command line", "--cfg=maxmin/precision",
                        fmt::format("SimGrid's max-min solver aborted on its rounding errors at the precision given, "
                                    "{:.2g}: give a larger one (docs/MODEL.md, \"Max-min precision\")",
