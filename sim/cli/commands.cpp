@@ -174,15 +174,16 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "quiet,q", po::bool_switch(&opt.quiet), "no summary on stdout")(
       "self-test", po::value(&self_test),
       "testing aid: crash (abort at once) or hang (never end), for sweep runners; maxmin-abort (the first "
-      "attempt of the simulation aborts as SimGrid does on its max-min precision); none does nothing");
+      "attempt of the simulation aborts as SimGrid does on its max-min precision); fold-often (the consistency "
+      "oracle folds every 16 events, so that small runs exercise it); none does nothing");
   auto vm = parse(args, d);
   if (vm.count("help")) {
     std::cout << "usage: ckptsim run [OPTIONS] [--cfg=SIMGRID_OPTION ...] [--log=SIMGRID_LOG ...]\n\n" << d << "\n";
     return 0;
   }
   if (!self_test.empty() && self_test != "none" && self_test != "crash" && self_test != "hang" &&
-      self_test != "maxmin-abort")
-    throw InputError("command line", "--self-test", "expected none, crash, hang or maxmin-abort");
+      self_test != "maxmin-abort" && self_test != "fold-often")
+    throw InputError("command line", "--self-test", "expected none, crash, hang, maxmin-abort or fold-often");
   opt.trace_file = name_or_alias<std::string>(vm, "event-trace", "trace").value_or("");
   opt.trace_level = *name_or_alias<int>(vm, "event-trace-level", "trace-level");
   if (opt.trace_level < 0 || opt.trace_level > 2)
@@ -209,6 +210,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   }
   opt.progress = vm.count("progress") ? vm["progress"].as<bool>() : isatty(STDERR_FILENO) != 0;
   opt.simgrid_args = sg_args;
+  if (self_test == "fold-often") opt.oracle_fold_every = 16;
   config.options = opt;
 
   // The simulation runs in a child: SimGrid's max-min precision abort starts it again with ten

@@ -118,6 +118,8 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
 
   const int endpoints = num_endpoints();
   observe_.reset(endpoints, num_nodes(), platform_.layout.num_clusters());
+  if (inputs_.config.options.oracle_fold_every > 0)
+    observe_.oracle.fold_every(inputs_.config.options.oracle_fold_every);
   endpoints_.reset(endpoints, num_nodes());
   rendezvous_.reset(endpoints, *workload_);
   ending_.termination.reset(num_nodes(), endpoints);

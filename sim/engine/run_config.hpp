@@ -31,6 +31,9 @@ struct RunOptions {
   // > 0: an earlier attempt of this run made SimGrid's max-min solver abort at this precision
   // (sim/cli/run_attempts.hpp); this one runs with ten times it.
   double maxmin_aborted_at = 0;
+  // > 0: the consistency oracle folds every this many events (testing aid: --self-test
+  // fold-often), instead of as its histories grow.
+  std::size_t oracle_fold_every = 0;
 };
 
 struct RunConfig {

@@ -70,7 +70,10 @@ RunResult Run::collect(double wall_seconds) {
   if (digest != 0) res["result_checksum"] = digest;
   res["app_messages_delivered"] = observe_.stats.get("app.delivered");
   res["control_messages"] = observe_.stats.get("ctrl.total");
-  res["consistency"] = {{"checks", observe_.checks()}, {"violations", observe_.violations()}};
+  res["consistency"] = {{"checks", observe_.checks()},
+                        {"violations", observe_.violations()},
+                        {"events_held_at_most", observe_.oracle.peak_events()},
+                        {"events_folded", observe_.oracle.folded_events()}};
   if (auto log = failures_.source->account(failures_.delivered)) {
     if (failures_.delivered == 0) warn_of_empty_log(*log);
     res["failure_log"] = *log; // absent for synthetic sources
@@ -123,6 +126,7 @@ RunResult Run::collect(double wall_seconds) {
       {"storage",
        inputs_.topology.storage.model.empty() ? protocol_.module->default_storage() : inputs_.topology.storage.model},
       {"checkpoint_servers", platform_.servers.size()}};
+  if (o.oracle_fold_every > 0) doc["run"]["oracle_fold_every"] = o.oracle_fold_every; // --self-test fold-often
   doc["inputs"] = {{"topology", inputs_.config.topology_doc},
                    {"application", inputs_.config.application_doc},
                    {"timers", inputs_.config.timers_doc}};

@@ -119,7 +119,7 @@ Snapshot NodeRuntime::snapshot(std::any protocol_state) {
   if (!service_) s.app = app_.state();
   s.protocol = std::move(protocol_state);
   s.date = now();
-  s.oracle_position = service_ ? 0 : env_.observe.oracle.position(id_);
+  if (!service_) s.history = env_.observe.oracle.mark(id_);
   return s;
 }
 
@@ -141,7 +141,7 @@ void NodeRuntime::restore(const Snapshot& s, const std::string& reason) {
   if (!dead()) env_.lifecycle.node_rolled_back(id_, s.date);
   st.add("lost_work", lost);
   st.add_cluster("lost_work", cluster_, lost);
-  env_.observe.oracle.truncate(id_, s.oracle_position);
+  env_.observe.oracle.truncate(id_, s.history ? s.history->position : 0);
   if (!env_.inputs.deterministic) // re-execution draws fresh numbers: no piecewise determinism
     app_.mutable_state().rng.reseed(
         mix_seed(env_.inputs.seed, static_cast<std::uint64_t>(id_) << 20 | inc_, ++restores_));

@@ -30,12 +30,16 @@
 
 namespace ckptsim {
 
+struct HistoryMark; // the engine's (sim/observe/oracle.hpp)
+
 /** @brief A copy of a node's state: what a checkpoint saves and a rollback restores. */
 struct Snapshot {
-  AppStateValue app;               // the application state (empty for services)
-  std::any protocol;               // the protocol's own state, a value chosen by the protocol
-  double date = 0;                 // when it was taken
-  std::size_t oracle_position = 0; // engine bookkeeping: where the node's history stood
+  AppStateValue app; // the application state (empty for services)
+  std::any protocol; // the protocol's own state, a value chosen by the protocol
+  double date = 0;   // when it was taken
+  // Engine bookkeeping: where the node's history stood (none: the initial state). While a copy
+  // lives it keeps the consistency oracle from folding what a restore of it would undo.
+  std::shared_ptr<const HistoryMark> history;
 };
 
 /** @brief A failure event as a node hears of it. One event may strike many nodes at once (a rack,

@@ -20,7 +20,9 @@ inputs, the command and a level-2 trace (the "stuck:" status and the trace say w
 and cluster outages, often a cascade) to every scenario, from a random stream of their own: the
 scenarios without it are unchanged. --partitions adds link failures (docs/INPUTS.md, "Link
 failures"): WAN links (with several clusters) and nodes' SAN links failing at random, and a
-scripted outage of a WAN link, also from a stream of their own."""
+scripted outage of a WAN link, also from a stream of their own. Odd seeds run with
+`--self-test fold-often`: the consistency oracle folds every 16 events (docs/MODEL.md,
+"Consistency oracle"), so that restarts across folded history are checked on small runs."""
 import argparse
 import json
 import os
@@ -163,6 +165,8 @@ def run(binary, seed, protocol, folder, keep, outages=False, partitions=False):
     cmd = [binary, "run", "--protocol", protocol, *params, "--seed", str(seed),
            "--topology", os.path.join(folder, "topology.json"), "--application", os.path.join(folder, "application.json"),
            "--timers", os.path.join(folder, "timers.json"), "--end", str(100 * total + 1000), "--quiet", "--output", out]
+    if seed % 2:  # the oracle folds every 16 events: its folded paths checked on small runs too
+        cmd += ["--self-test", "fold-often"]
     if keep:
         cmd += ["--trace", os.path.join(folder, "trace.jsonl"), "--trace-level", "2"]
         with open(os.path.join(folder, "command.txt"), "w") as f:

@@ -5,6 +5,8 @@ that should simulate nothing differently (a refactoring, a speed-up) must leave 
 
     tests/golden/golden.py --check            # run every case, compare (the test suite does this)
     tests/golden/golden.py --update [NAME...] # record them again, after a fix that changes results
+    tests/golden/golden.py --check --fold-often  # the same runs with the oracle folding every 16
+                                              # events: identical but for what it held and folded
 
 Compared: the whole results document but the run's own wall-clock time and wake-up count
 (results.wall_time_s, results.events) and the version line. A difference is printed as the JSON
@@ -24,8 +26,8 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 IGNORED = {("results", "wall_time_s"), ("results", "events"), ("ckptsim",), ("run", "contexts")}
 
 
-def strip(doc):
-    for path in IGNORED:
+def strip(doc, paths=IGNORED):
+    for path in paths:
         node = doc
         for key in path[:-1]:
             node = node.get(key, {})
@@ -33,11 +35,18 @@ def strip(doc):
     return doc
 
 
-def run_case(binary, case):
+# What --fold-often changes: how the consistency oracle held its histories, and the option itself.
+FOLDING = {("results", "consistency", "events_held_at_most"), ("results", "consistency", "events_folded"),
+           ("run", "oracle_fold_every")}
+
+
+def run_case(binary, case, fold_often=False):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "r.json")
         # A generous end date: a run that would never end fails instead of hanging the check.
         cmd = [binary, "run", *case["args"], "--end", case.get("end", "200h"), "--quiet", "--output", out]
+        if fold_often:
+            cmd += ["--self-test", "fold-often"]
         proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=600)
         if proc.returncode not in (0,):
             return None, f"exit {proc.returncode}: {proc.stderr.strip()[-400:]}"
@@ -74,7 +83,12 @@ def main():
     ap.add_argument("names", nargs="*", help="only these cases")
     ap.add_argument("--ckptsim", default=os.path.join(ROOT, "build", "ckptsim"))
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--fold-often", action="store_true",
+                    help="run with --self-test fold-often; compare all but what folding changes")
     args = ap.parse_args()
+    if args.fold_often and args.update:
+        print("golden.py: --fold-often only checks", file=sys.stderr)
+        return 2
     with open(os.path.join(HERE, "cases.json")) as f:
         cases = json.load(f)["cases"]
     unknown = set(args.names) - {c["name"] for c in cases}
@@ -83,7 +97,7 @@ def main():
         return 2
     cases = [c for c in cases if not args.names or c["name"] in args.names]
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        results = list(pool.map(lambda c: run_case(args.ckptsim, c), cases))
+        results = list(pool.map(lambda c: run_case(args.ckptsim, c, args.fold_often), cases))
     bad = 0
     os.makedirs(os.path.join(HERE, "expected"), exist_ok=True)
     for case, (doc, err) in zip(cases, results):
@@ -104,6 +118,8 @@ def main():
             continue
         with open(path) as f:
             expected = json.load(f)
+        if args.fold_often:
+            expected, doc = strip(expected, FOLDING), strip(doc, FOLDING)
         diff = differences(expected, doc)
         if diff:
             bad += 1

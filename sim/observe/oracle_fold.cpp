@@ -1,0 +1,89 @@
+/* The oracle's folding (oracle.hpp): settles the messages whose two ends lie behind their
+ * processes' floors, and drops the settled events off the front of each history. */
+#include "sim/observe/oracle.hpp"
+
+#include <algorithm>
+
+namespace ckptsim {
+
+std::size_t ConsistencyOracle::floor(NodeId process) const {
+  const auto& m = pins_->pinned[process];
+  const std::size_t now = position(process);
+  // A mark from before a restart from the initial state may stand above the current position.
+  return m.empty() ? now : std::min(now, m.begin()->first);
+}
+
+void ConsistencyOracle::note_event() {
+  if (++since_fold_ >= fold_after_) fold();
+}
+
+void ConsistencyOracle::next_fold_at() {
+  // Amortised: a fold costs O(processes + what it drops + one blocked event per process).
+  since_fold_ = 0;
+  fold_after_ = fold_every_ > 0 ? fold_every_ : std::max({kMinFoldEvents, 4 * history_.size(), kept_events()});
+}
+
+void ConsistencyOracle::fold_every(std::size_t events) {
+  fold_every_ = events;
+  next_fold_at();
+}
+
+void ConsistencyOracle::settle(NodeId src, std::uint64_t seq, NodeId dst, std::uint64_t digest) {
+  const std::uint64_t h = hash(src, seq, dst, digest);
+  out_[src] += h;
+  in_[dst] += h;
+  folded_[src].insert(seq);
+  sends_[src].erase(seq);
+  deliveries_[dst].erase(key(src, seq));
+}
+
+bool ConsistencyOracle::settle_send(NodeId src, std::size_t index, const std::vector<std::size_t>& floors) {
+  Event& e = history_[src][index];
+  auto s = sends_[src].find(e.seq);
+  if (s == sends_[src].end() || s->second.position != base_[src] + index) return false; // a second send of it
+  const NodeId dst = e.peer;
+  auto d = deliveries_[dst].find(key(src, e.seq));
+  if (d == deliveries_[dst].end() || d->second.count != 1 || d->second.digest != e.digest ||
+      d->second.position >= floors[dst])
+    return false; // in flight, delivered twice or otherwise, or its delivery may still be undone
+  history_[dst][d->second.position - base_[dst]].summed = true;
+  e.summed = true;
+  settle(src, e.seq, dst, e.digest);
+  return true;
+}
+
+bool ConsistencyOracle::settle_delivery(NodeId dst, std::size_t index, const std::vector<std::size_t>& floors) {
+  Event& e = history_[dst][index];
+  const NodeId src = e.peer;
+  auto d = deliveries_[dst].find(key(src, e.seq));
+  if (d == deliveries_[dst].end() || d->second.count != 1 || d->second.position != base_[dst] + index) return false;
+  auto s = sends_[src].find(e.seq);
+  if (s == sends_[src].end() || s->second.dst != dst || s->second.digest != e.digest ||
+      s->second.position >= floors[src])
+    return false; // an orphan (perhaps promised), not deterministic, or its send may still be undone
+  history_[src][s->second.position - base_[src]].summed = true;
+  e.summed = true;
+  settle(src, e.seq, dst, e.digest);
+  return true;
+}
+
+void ConsistencyOracle::fold() {
+  peak_events_ = std::max(peak_events_, kept_events());
+  const auto n = static_cast<NodeId>(history_.size());
+  std::vector<std::size_t> floors(n);
+  for (NodeId p = 0; p < n; p++) floors[p] = floor(p);
+  for (NodeId p = 0; p < n; p++) {
+    auto& h = history_[p];
+    while (!h.empty() && base_[p] < floors[p]) {
+      if (!h.front().summed && !(h.front().send ? settle_send(p, 0, floors) : settle_delivery(p, 0, floors))) break;
+      h.pop_front();
+      base_[p]++;
+      folded_events_++;
+    }
+  }
+  next_fold_at();
+}
+
+std::size_t ConsistencyOracle::peak_events() const { return std::max(peak_events_, kept_events()); }
+
+} // namespace ckptsim
