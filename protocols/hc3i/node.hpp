@@ -33,7 +33,7 @@
  *   - GarbageCollector (gc.hpp): the centralized collection rounds and their application. */
 #pragma once
 
-#include "protocols/common/index_set.hpp"
+#include "sim/protocol/index_set.hpp"
 #include "protocols/common/peer_map.hpp"
 #include "protocols/common/period_timer.hpp"
 #include "protocols/common/restart_delay.hpp"

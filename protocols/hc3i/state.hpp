@@ -2,7 +2,7 @@
  * pool, the inter-cluster log's entries and the state a CLC saves. */
 #pragma once
 
-#include "protocols/common/index_set.hpp"
+#include "sim/protocol/index_set.hpp"
 #include "protocols/common/peer_map.hpp"
 #include "protocols/common/period_timer.hpp"
 #include "protocols/hc3i/ddv.hpp"

@@ -4,7 +4,7 @@
  * those deliveries (its ROLLBACK_NOTICE says which): the expectation is capped for this round. */
 #pragma once
 
-#include "protocols/common/index_set.hpp"
+#include "sim/protocol/index_set.hpp"
 #include "protocols/msglog/identity.hpp"
 
 #include <map>

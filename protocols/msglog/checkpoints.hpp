@@ -6,7 +6,7 @@
  * and the senders keep what the oldest of them has not delivered. */
 #pragma once
 
-#include "protocols/common/index_set.hpp"
+#include "sim/protocol/index_set.hpp"
 #include "protocols/msglog/execution.hpp"
 #include "protocols/msglog/identity.hpp"
 #include "protocols/msglog/messages.hpp"

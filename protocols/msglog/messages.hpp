@@ -5,7 +5,7 @@
 #pragma once
 
 #include "protocols/common/control.hpp"
-#include "protocols/common/index_set.hpp"
+#include "sim/protocol/index_set.hpp"
 #include "sim/protocol/messages.hpp"
 
 #include <array>

@@ -6,7 +6,7 @@
  * peer (CATCHUP), which the peer's re-execution must send again. */
 #pragma once
 
-#include "protocols/common/index_set.hpp"
+#include "sim/protocol/index_set.hpp"
 #include "protocols/msglog/execution.hpp"
 #include "protocols/msglog/identity.hpp"
 #include "protocols/msglog/messages.hpp"

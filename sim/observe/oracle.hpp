@@ -25,7 +25,7 @@
 #pragma once
 
 #include "sim/net/ids.hpp"
-#include "sim/observe/seq_set.hpp"
+#include "sim/net/index_set.hpp"
 
 #include <cstdint>
 #include <deque>
@@ -128,7 +128,7 @@ class ConsistencyOracle {
   std::vector<std::unordered_map<std::uint64_t, SendRecord>> sends_;          // per sender: seq -> record
   std::vector<std::unordered_map<std::uint64_t, DeliveryRecord>> deliveries_; // per receiver: key -> record
   std::vector<std::unordered_map<std::uint64_t, NodeId>> promised_;           // per sender: seq -> destination
-  std::vector<SeqSet> folded_;     // per sender: numbers of its settled messages
+  std::vector<IndexSet> folded_;   // per sender: numbers of its settled messages
   std::vector<std::uint64_t> out_; // per sender: sum of the hashes of its summed sends
   std::vector<std::uint64_t> in_;  // per receiver: sum of the hashes of its summed deliveries
   std::vector<NodeId> restarted_;  // processes that restarted from the initial state across a fold

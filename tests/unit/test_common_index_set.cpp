@@ -1,6 +1,6 @@
 /* IndexSet (protocols/common/index_set.hpp): the channel indices a receiver delivered or a sender
  * sent, kept as a prefix plus the members above it. */
-#include "protocols/common/index_set.hpp"
+#include "sim/protocol/index_set.hpp"
 
 #include <gtest/gtest.h>
 

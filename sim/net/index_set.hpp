@@ -1,9 +1,11 @@
-/* A set of channel indices: the messages of one channel a receiver has delivered, or a sender
- * has sent. Kept as the prefix [0, next) plus the members above it. With eager sends a channel
- * is delivered in order and the set is a prefix (nothing above: one integer, as a plain counter).
- * With rendezvous sends a message leaves when its receive is posted, so a later message of
- * another tag may leave, and be delivered, before an earlier one: the members above the prefix
- * are those, until the gap fills. */
+/* A set of indices, kept as the prefix [0, next) plus the members above it: the messages of one
+ * channel a receiver has delivered, or a sender has sent (protocols); the numbers of a sender's
+ * messages the consistency oracle has settled (sim/observe/oracle.hpp), which join it in about
+ * the order they were sent. With eager sends a channel is delivered in order and the set is a
+ * prefix (nothing above: one integer, as a plain counter). With rendezvous sends a message
+ * leaves when its receive is posted, so a later message of another tag may leave, and be
+ * delivered, before an earlier one: the members above the prefix are those, until the gap
+ * fills. */
 #pragma once
 
 #include <cstdint>
