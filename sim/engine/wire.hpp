@@ -29,6 +29,7 @@ class BasicWireRegistry {
     env->wire_id = id;
     if (env->kind == Envelope::Kind::Control) control_++;
     if (env->kind == Envelope::Kind::App) app_++;
+    pairs_[pair(env->src, env->dst)]++;
     wire_[id].env = std::move(env);
     return id;
   }
@@ -101,6 +102,11 @@ class BasicWireRegistry {
   int control_messages() const { return control_; }
   /** @brief Application messages on the wire. */
   int app_messages() const { return app_; }
+  /** @brief Envelopes from @p src to @p dst on the wire. */
+  std::size_t on_wire(NodeId src, NodeId dst) const {
+    auto it = pairs_.find(pair(src, dst));
+    return it == pairs_.end() ? 0 : it->second;
+  }
 
  private:
   struct Entry {
@@ -110,10 +116,16 @@ class BasicWireRegistry {
   void left_wire(const Envelope& env) {
     if (env.kind == Envelope::Kind::Control) control_--;
     if (env.kind == Envelope::Kind::App) app_--;
+    auto it = pairs_.find(pair(env.src, env.dst));
+    if (--it->second == 0) pairs_.erase(it);
+  }
+  static std::uint64_t pair(NodeId src, NodeId dst) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32 | static_cast<std::uint32_t>(dst);
   }
 
   std::unordered_map<std::uint64_t, Entry> wire_;
-  std::unordered_map<std::uint64_t, Entry> purged_; // lost with a failed node, freed at the end of the run
+  std::unordered_map<std::uint64_t, Entry> purged_;        // lost with a failed node, freed at the end of the run
+  std::unordered_map<std::uint64_t, std::uint32_t> pairs_; // (src, dst) -> envelopes on the wire
   std::uint64_t next_id_ = 1;
   int control_ = 0;
   int app_ = 0;

@@ -11,6 +11,7 @@
 #include "sim/engine/link_faults.hpp"
 #include "sim/engine/observation.hpp"
 #include "sim/engine/wire.hpp"
+#include "sim/net/channels.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/node/ports.hpp"
 #include "sim/platform/platform.hpp"
@@ -48,6 +49,15 @@ class WireService final : public WirePort {
   sg4::Host* host_of(NodeId endpoint) const override;
   CommProxies& proxies() override { return proxies_; }
   std::uint64_t next_event_count() override { return ++ending_.events; }
+  std::uint64_t channel_next(NodeId src, Incarnation src_inc, NodeId dst, Incarnation dst_inc) override {
+    return channels_.next(src, src_inc, dst, dst_inc);
+  }
+  std::vector<std::unique_ptr<Envelope>> channel_accept(NodeId dst, Incarnation dst_inc,
+                                                        std::unique_ptr<Envelope> env) override {
+    const NodeId src = env->src;
+    return channels_.accept(dst, dst_inc, std::move(env), wire_.on_wire(src, dst));
+  }
+  void channel_forget(NodeId dst, Incarnation dst_inc, NodeId src) override { channels_.forget(dst, dst_inc, src); }
 
   // ---- the run's side ----
   /** @brief @p dead died: what it sent or was sent and is not delivered yet dies with it. */
@@ -79,6 +89,7 @@ class WireService final : public WirePort {
   Observation& observe_;
   Ending& ending_;
   WireRegistry wire_;
+  ChannelTable channels_;
   CommProxies proxies_;
   LinkFaults& links_;
   struct Held {

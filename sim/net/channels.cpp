@@ -2,48 +2,58 @@
 
 namespace ckptsim {
 
-std::uint64_t ChannelSender::next(NodeId dst, Incarnation inc) {
-  State& s = out_[dst];
-  if (s.inc != inc) { // the destination restarted: a new channel begins
-    s.inc = inc;
-    s.next = 0;
+std::uint64_t ChannelTable::next(NodeId src, Incarnation src_inc, NodeId dst, Incarnation dst_inc) {
+  Channel& c = channels_[key(src, dst)];
+  if (c.s_src != src_inc || c.s_dst != dst_inc) { // a new sender, or the destination restarted
+    c.s_src = src_inc;
+    c.s_dst = dst_inc;
+    c.next = 0;
   }
-  return s.next++;
+  return c.next++;
 }
 
-std::vector<std::unique_ptr<Envelope>> ChannelReceiver::accept(std::unique_ptr<Envelope> env) {
+std::vector<std::unique_ptr<Envelope>> ChannelTable::accept(NodeId dst, Incarnation dst_inc,
+                                                            std::unique_ptr<Envelope> env, std::size_t pair_on_wire) {
   std::vector<std::unique_ptr<Envelope>> ready;
-  auto [it, inserted] = in_.try_emplace(env->src);
-  State& s = it->second;
-  if (!inserted && env->src_inc < s.inc) {
+  const std::uint64_t k = key(env->src, dst);
+  Channel& c = channels_[k];
+  const bool fresh = c.r_dst != dst_inc; // nothing heard yet by this incarnation of the receiver
+  if (!fresh && env->src_inc < c.r_src) {
     counters_.stale++;
     return ready;
   }
-  if (inserted || env->src_inc > s.inc) { // first message from this incarnation of the sender
-    s.inc = env->src_inc;
-    s.expected = 0;
-    s.early.clear();
+  if (fresh || env->src_inc > c.r_src) { // first message from this incarnation of the sender
+    c.r_dst = dst_inc;
+    c.r_src = env->src_inc;
+    c.expected = 0;
+    c.early.clear();
   }
-  if (env->chan_seq < s.expected || s.early.count(env->chan_seq)) {
+  if (env->chan_seq < c.expected || c.early.count(env->chan_seq)) {
     counters_.duplicates++;
     return ready;
   }
-  if (env->chan_seq > s.expected) {
+  if (env->chan_seq > c.expected) {
     counters_.reordered++;
-    s.early.emplace(env->chan_seq, std::move(env));
+    c.early.emplace(env->chan_seq, std::move(env));
     return ready;
   }
   ready.push_back(std::move(env));
-  s.expected++;
-  for (auto e = s.early.begin(); e != s.early.end() && e->first == s.expected; e = s.early.erase(e)) {
+  c.expected++;
+  for (auto e = c.early.begin(); e != c.early.end() && e->first == c.expected; e = c.early.erase(e)) {
     ready.push_back(std::move(e->second));
-    s.expected++;
+    c.expected++;
   }
+  // Quiet: both ends speak of the same incarnations, all numbered is delivered, nothing of the
+  // pair is on the wire (so no late message of an older incarnation can come): both ends would
+  // start from 0 again, as a forgotten channel does.
+  if (pair_on_wire == 0 && c.early.empty() && c.s_src == c.r_src && c.s_dst == c.r_dst && c.next == c.expected)
+    channels_.erase(k);
   return ready;
 }
 
-void ChannelReceiver::forget(NodeId src) {
-  if (auto it = in_.find(src); it != in_.end()) it->second.early.clear();
+void ChannelTable::forget(NodeId dst, Incarnation dst_inc, NodeId src) {
+  if (auto it = channels_.find(key(src, dst)); it != channels_.end() && it->second.r_dst == dst_inc)
+    it->second.early.clear();
 }
 
 } // namespace ckptsim

@@ -3,7 +3,13 @@
  * the order is not left to it; a dead incarnation's stream must also be told apart. Senders number
  * their messages per channel (sender incarnation -> receiver incarnation); the receiver delivers
  * them in number order, buffers the early ones, drops duplicates and what a dead incarnation sent
- * once a newer one speaks. Pure logic, unit-tested without SimGrid. */
+ * once a newer one speaks.
+ * One table holds both ends of every channel, so that a quiet channel (everything its sender
+ * numbered delivered in order, nothing of the pair left on the wire) can be forgotten at both
+ * ends at once: it numbers from 0 again exactly as a forgotten one would. The table then holds
+ * the pairs with messages under way, not every pair that ever spoke (a 100,000-node application
+ * sending to random peers reaches tens of millions of pairs). Pure logic, unit-tested without
+ * SimGrid. */
 #pragma once
 
 #include "sim/net/envelope.hpp"
@@ -15,20 +21,7 @@
 
 namespace ckptsim {
 
-class ChannelSender {
- public:
-  /** @brief Next sequence number on the channel to @p dst's incarnation @p inc. */
-  std::uint64_t next(NodeId dst, Incarnation inc);
-
- private:
-  struct State {
-    Incarnation inc = 0;
-    std::uint64_t next = 0;
-  };
-  std::unordered_map<NodeId, State> out_;
-};
-
-class ChannelReceiver {
+class ChannelTable {
  public:
   struct Counters {
     std::uint64_t reordered = 0;  // arrived early and waited for a predecessor
@@ -36,19 +29,36 @@ class ChannelReceiver {
     std::uint64_t stale = 0;      // from an older incarnation of the sender
   };
 
-  /** @brief Accepts an envelope; returns those now deliverable, in channel order. */
-  std::vector<std::unique_ptr<Envelope>> accept(std::unique_ptr<Envelope> env);
-  /** @brief Drops what is buffered from @p src (it failed: its stream is broken). */
-  void forget(NodeId src);
+  /** @brief The sender's side: the next number on the channel from incarnation @p src_inc of
+   *  @p src to incarnation @p dst_inc of @p dst. */
+  std::uint64_t next(NodeId src, Incarnation src_inc, NodeId dst, Incarnation dst_inc);
+  /** @brief The receiver's side: incarnation @p dst_inc of @p dst accepts an envelope; returns
+   *  those now deliverable, in channel order. @p pair_on_wire: envelopes from its sender to
+   *  @p dst still on the wire (any incarnation); with none, a quiet channel is forgotten. */
+  std::vector<std::unique_ptr<Envelope>> accept(NodeId dst, Incarnation dst_inc, std::unique_ptr<Envelope> env,
+                                                std::size_t pair_on_wire);
+  /** @brief Incarnation @p dst_inc of @p dst drops what is buffered from @p src (it failed: its
+   *  stream is broken). */
+  void forget(NodeId dst, Incarnation dst_inc, NodeId src);
   const Counters& counters() const { return counters_; }
+  /** @brief Channels held (both ends of a pair count once). */
+  std::size_t size() const { return channels_.size(); }
 
  private:
-  struct State {
-    Incarnation inc = 0;
+  static constexpr Incarnation kNone = ~Incarnation{0};
+  struct Channel {
+    // The sender's end: its incarnation, the receiver's it numbers for, the next number.
+    Incarnation s_src = kNone, s_dst = kNone;
+    std::uint64_t next = 0;
+    // The receiver's end: its incarnation, the sender's it hears, the number it expects next.
+    Incarnation r_dst = kNone, r_src = kNone;
     std::uint64_t expected = 0;
     std::map<std::uint64_t, std::unique_ptr<Envelope>> early;
   };
-  std::unordered_map<NodeId, State> in_;
+  static std::uint64_t key(NodeId src, NodeId dst) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32 | static_cast<std::uint32_t>(dst);
+  }
+  std::unordered_map<std::uint64_t, Channel> channels_;
   Counters counters_;
 };
 

@@ -76,7 +76,7 @@ void NodeRuntime::handle(std::unique_ptr<Envelope> env) {
     handle_signal(*env);
     return;
   }
-  for (auto& e : chan_in_.accept(std::move(env))) {
+  for (auto& e : env_.wire.channel_accept(id_, inc_, std::move(env))) {
     if (e->kind == Envelope::Kind::App) {
       if (env_.observe.trace.enabled(2)) trace_event(2, "app_receive", message_fields(e->app, e->piggyback));
       agent_->on_app_receive(*this, e->app, e->piggyback);

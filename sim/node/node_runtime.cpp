@@ -179,7 +179,7 @@ void NodeRuntime::handle_signal(const Envelope& env) {
     return;
   }
   // Their streams are broken: what they sent and we buffered will never complete.
-  for (NodeId v : notice.victims) chan_in_.forget(v);
+  for (NodeId v : notice.victims) env_.wire.channel_forget(id_, inc_, v);
   trace_event(2, "failure_notice", {{"failure", notice.id}, {"victims", notice.victims}});
   agent_->on_failure_detected(*this, notice);
   if (dead()) return;

@@ -7,7 +7,6 @@
  * node_messages.cpp (messages out and in, with their statistics, trace and oracle records). */
 #pragma once
 
-#include "sim/net/channels.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/node/app_executor.hpp"
 #include "sim/node/checkpoint_transfers.hpp"
@@ -138,7 +137,6 @@ class NodeRuntime : public NodeContext {
   std::uint64_t restores_ = 0;
   std::map<int, double> timers_;
   Outbox outbox_;
-  ChannelReceiver chan_in_;
   CheckpointTransfers transfers_;
   sg4::Mailbox* mailbox_ = nullptr;
   sg4::CommPtr recv_;

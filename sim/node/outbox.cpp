@@ -13,7 +13,7 @@ bool Outbox::post(std::unique_ptr<Envelope> env, std::uint64_t awaited) {
   env->src = self_;
   env->src_inc = inc_;
   env->dst_inc = env_.wire.incarnation(env->dst);
-  env->chan_seq = channels_.next(env->dst, env->dst_inc);
+  env->chan_seq = env_.wire.channel_next(self_, inc_, env->dst, env->dst_inc);
   CommProxies::ProxyPtr via;
   const Posted posted = env_.wire.post(std::move(env), via);
   switch (posted.how) {

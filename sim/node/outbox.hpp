@@ -6,7 +6,6 @@
  * for every send its application waits for (AppMessage::awaited), whose end it reports. */
 #pragma once
 
-#include "sim/net/channels.hpp"
 #include "sim/net/comm_proxies.hpp"
 #include "sim/net/envelope.hpp"
 #include "sim/node/ports.hpp"
@@ -60,7 +59,6 @@ class Outbox {
   NodeEnv& env_;
   const NodeId self_;
   const Incarnation inc_;
-  ChannelSender channels_;
   // Oldest first. A deque: sends end roughly in the order they started, so the one that ends is
   // near the front, and erasing it moves the few before it, not every later one (a leader's
   // broadcast to 1,000 members erased from a vector cost 1,000^2 / 2 moves).

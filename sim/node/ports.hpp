@@ -92,6 +92,14 @@ class WirePort {
   virtual CommProxies& proxies() = 0;
   /** @brief Counts one wake-up of a node's loop (the results' events). */
   virtual std::uint64_t next_event_count() = 0;
+  // The FIFO channels (sim/net/channels.hpp): both ends in one table, which forgets quiet ones.
+  /** @brief The number of the next envelope from (@p src, @p src_inc) to (@p dst, @p dst_inc). */
+  virtual std::uint64_t channel_next(NodeId src, Incarnation src_inc, NodeId dst, Incarnation dst_inc) = 0;
+  /** @brief Incarnation @p dst_inc of @p dst accepts @p env: those now deliverable, in order. */
+  virtual std::vector<std::unique_ptr<Envelope>> channel_accept(NodeId dst, Incarnation dst_inc,
+                                                                std::unique_ptr<Envelope> env) = 0;
+  /** @brief ... drops what it holds buffered from @p src (which failed). */
+  virtual void channel_forget(NodeId dst, Incarnation dst_inc, NodeId src) = 0;
 };
 
 /** @brief Stable storage: the checkpoint store and where the copies of a checkpoint go. */

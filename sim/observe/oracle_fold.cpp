@@ -20,7 +20,7 @@ void ConsistencyOracle::note_event() {
 void ConsistencyOracle::next_fold_at() {
   // Amortised: a fold costs O(processes + what it drops + one blocked event per process).
   since_fold_ = 0;
-  fold_after_ = fold_every_ > 0 ? fold_every_ : std::max({kMinFoldEvents, 4 * history_.size(), kept_events()});
+  fold_after_ = fold_every_ > 0 ? fold_every_ : std::max({kMinFoldEvents, history_.size(), kept_events()});
 }
 
 void ConsistencyOracle::fold_every(std::size_t events) {

@@ -1,5 +1,6 @@
 /* FIFO channels (sim/net/channels): in-order delivery over a network that reorders, duplicates
- * dropped, old incarnations ignored, a failed sender's buffered messages forgotten. */
+ * dropped, old incarnations ignored, a failed sender's buffered messages forgotten, and quiet
+ * channels forgotten at both ends. */
 #include "sim/net/channels.hpp"
 
 #include <gtest/gtest.h>
@@ -7,10 +8,13 @@
 using namespace ckptsim;
 
 namespace {
+constexpr NodeId kDst = 9; // the receiver of every test, incarnation 0
+
 std::unique_ptr<Envelope> env(NodeId src, Incarnation inc, std::uint64_t seq) {
   auto e = std::make_unique<Envelope>();
   e->src = src;
   e->src_inc = inc;
+  e->dst = kDst;
   e->chan_seq = seq;
   return e;
 }
@@ -19,54 +23,100 @@ std::vector<std::uint64_t> seqs(const std::vector<std::unique_ptr<Envelope>>& v)
   for (const auto& e : v) out.push_back(e->chan_seq);
   return out;
 }
+// The receiver's side alone; @p on_wire: other envelopes of the pair still under way.
+std::vector<std::unique_ptr<Envelope>> accept(ChannelTable& t, std::unique_ptr<Envelope> e, std::size_t on_wire = 1) {
+  return t.accept(kDst, 0, std::move(e), on_wire);
+}
 } // namespace
 
-TEST(ChannelSender, NumbersPerDestinationIncarnation) {
-  ChannelSender s;
-  EXPECT_EQ(s.next(3, 0), 0u);
-  EXPECT_EQ(s.next(3, 0), 1u);
-  EXPECT_EQ(s.next(4, 0), 0u);
-  EXPECT_EQ(s.next(3, 1), 0u) << "a restarted destination starts a new channel";
-  EXPECT_EQ(s.next(3, 1), 1u);
+TEST(Channels, NumbersPerDestinationIncarnation) {
+  ChannelTable t;
+  EXPECT_EQ(t.next(1, 0, 3, 0), 0u);
+  EXPECT_EQ(t.next(1, 0, 3, 0), 1u);
+  EXPECT_EQ(t.next(1, 0, 4, 0), 0u);
+  EXPECT_EQ(t.next(1, 0, 3, 1), 0u) << "a restarted destination starts a new channel";
+  EXPECT_EQ(t.next(1, 0, 3, 1), 1u);
+  EXPECT_EQ(t.next(1, 1, 3, 1), 0u) << "so does a restarted sender";
 }
 
-TEST(ChannelReceiver, DeliversInSendOrderWhateverTheArrivalOrder) {
-  ChannelReceiver r;
-  EXPECT_TRUE(r.accept(env(1, 0, 2)).empty());
-  EXPECT_TRUE(r.accept(env(1, 0, 1)).empty());
-  EXPECT_EQ(seqs(r.accept(env(1, 0, 0))), (std::vector<std::uint64_t>{0, 1, 2}));
-  EXPECT_EQ(seqs(r.accept(env(1, 0, 3))), (std::vector<std::uint64_t>{3}));
-  EXPECT_EQ(r.counters().reordered, 2u);
+TEST(Channels, DeliversInSendOrderWhateverTheArrivalOrder) {
+  ChannelTable t;
+  EXPECT_TRUE(accept(t, env(1, 0, 2)).empty());
+  EXPECT_TRUE(accept(t, env(1, 0, 1)).empty());
+  EXPECT_EQ(seqs(accept(t, env(1, 0, 0))), (std::vector<std::uint64_t>{0, 1, 2}));
+  EXPECT_EQ(seqs(accept(t, env(1, 0, 3))), (std::vector<std::uint64_t>{3}));
+  EXPECT_EQ(t.counters().reordered, 2u);
 }
 
-TEST(ChannelReceiver, ChannelsAreIndependent) {
-  ChannelReceiver r;
-  EXPECT_TRUE(r.accept(env(1, 0, 1)).empty());
-  EXPECT_EQ(seqs(r.accept(env(2, 0, 0))), (std::vector<std::uint64_t>{0}));
+TEST(Channels, ChannelsAreIndependent) {
+  ChannelTable t;
+  EXPECT_TRUE(accept(t, env(1, 0, 1)).empty());
+  EXPECT_EQ(seqs(accept(t, env(2, 0, 0))), (std::vector<std::uint64_t>{0}));
 }
 
-TEST(ChannelReceiver, DropsDuplicates) {
-  ChannelReceiver r;
-  EXPECT_EQ(r.accept(env(1, 0, 0)).size(), 1u);
-  EXPECT_TRUE(r.accept(env(1, 0, 0)).empty());
-  EXPECT_TRUE(r.accept(env(1, 0, 2)).empty());
-  EXPECT_TRUE(r.accept(env(1, 0, 2)).empty()) << "a duplicate of a buffered message";
-  EXPECT_EQ(r.counters().duplicates, 2u);
+TEST(Channels, DropsDuplicates) {
+  ChannelTable t;
+  EXPECT_EQ(accept(t, env(1, 0, 0)).size(), 1u);
+  EXPECT_TRUE(accept(t, env(1, 0, 0)).empty());
+  EXPECT_TRUE(accept(t, env(1, 0, 2)).empty());
+  EXPECT_TRUE(accept(t, env(1, 0, 2)).empty()) << "a duplicate of a buffered message";
+  EXPECT_EQ(t.counters().duplicates, 2u);
 }
 
-TEST(ChannelReceiver, NewIncarnationResetsAndOldOneIsStale) {
-  ChannelReceiver r;
-  EXPECT_EQ(r.accept(env(1, 0, 0)).size(), 1u);
-  EXPECT_TRUE(r.accept(env(1, 0, 2)).empty()); // waits for 1, which died with the sender
-  EXPECT_EQ(seqs(r.accept(env(1, 1, 0))), (std::vector<std::uint64_t>{0}));
-  EXPECT_TRUE(r.accept(env(1, 0, 1)).empty()) << "a late message of the dead incarnation";
-  EXPECT_EQ(r.counters().stale, 1u);
+TEST(Channels, NewIncarnationResetsAndOldOneIsStale) {
+  ChannelTable t;
+  EXPECT_EQ(accept(t, env(1, 0, 0)).size(), 1u);
+  EXPECT_TRUE(accept(t, env(1, 0, 2)).empty()); // waits for 1, which died with the sender
+  EXPECT_EQ(seqs(accept(t, env(1, 1, 0))), (std::vector<std::uint64_t>{0}));
+  EXPECT_TRUE(accept(t, env(1, 0, 1)).empty()) << "a late message of the dead incarnation";
+  EXPECT_EQ(t.counters().stale, 1u);
 }
 
-TEST(ChannelReceiver, ForgetDropsWhatAFailedSenderLeftBuffered) {
-  ChannelReceiver r;
-  EXPECT_TRUE(r.accept(env(1, 0, 1)).empty());
-  r.forget(1);
+TEST(Channels, ARestartedReceiverHearsAFreshChannel) {
+  ChannelTable t;
+  EXPECT_EQ(accept(t, env(1, 0, 0)).size(), 1u);
+  EXPECT_TRUE(accept(t, env(1, 0, 2)).empty());
+  // Incarnation 1 of the receiver: what incarnation 0 held is not its own.
+  EXPECT_EQ(seqs(t.accept(kDst, 1, env(1, 0, 0), 1)), (std::vector<std::uint64_t>{0}));
+}
+
+TEST(Channels, ForgetDropsWhatAFailedSenderLeftBuffered) {
+  ChannelTable t;
+  EXPECT_TRUE(accept(t, env(1, 0, 1)).empty());
+  t.forget(kDst, 0, 1);
   // Even if the missing predecessor shows up, the forgotten successor is gone.
-  EXPECT_EQ(seqs(r.accept(env(1, 0, 0))), (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(seqs(accept(t, env(1, 0, 0))), (std::vector<std::uint64_t>{0}));
+}
+
+TEST(Channels, AQuietChannelIsForgottenAndNumbersFromZeroAtBothEnds) {
+  ChannelTable t;
+  for (std::uint64_t i = 0; i < 3; i++) EXPECT_EQ(t.next(1, 0, kDst, 0), i);
+  EXPECT_EQ(t.size(), 1u);
+  EXPECT_EQ(seqs(accept(t, env(1, 0, 1), 1)), (std::vector<std::uint64_t>{}));
+  EXPECT_EQ(seqs(accept(t, env(1, 0, 0), 1)), (std::vector<std::uint64_t>{0, 1}));
+  EXPECT_EQ(t.size(), 1u) << "message 2 is still under way";
+  EXPECT_EQ(seqs(accept(t, env(1, 0, 2), 0)), (std::vector<std::uint64_t>{2}));
+  EXPECT_EQ(t.size(), 0u) << "all three delivered, nothing on the wire";
+  EXPECT_EQ(t.next(1, 0, kDst, 0), 0u);
+  EXPECT_EQ(seqs(accept(t, env(1, 0, 0), 0)), (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(t.size(), 0u);
+}
+
+TEST(Channels, AChannelIsKeptWhileAnOlderIncarnationMaySpeak) {
+  ChannelTable t;
+  EXPECT_EQ(t.next(1, 1, kDst, 0), 0u);
+  // Delivered, but a message of the sender's incarnation 0 is still on the wire: the receiver
+  // must keep knowing that incarnation 1 spoke, to drop it as stale.
+  EXPECT_EQ(seqs(accept(t, env(1, 1, 0), 1)), (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(t.size(), 1u);
+  EXPECT_TRUE(accept(t, env(1, 0, 5), 0).empty());
+  EXPECT_EQ(t.counters().stale, 1u);
+}
+
+TEST(Channels, AChannelWithALostMessageIsKept) {
+  ChannelTable t;
+  EXPECT_EQ(t.next(1, 0, kDst, 0), 0u);
+  EXPECT_EQ(t.next(1, 0, kDst, 0), 1u); // lost on the way
+  EXPECT_EQ(seqs(accept(t, env(1, 0, 0), 0)), (std::vector<std::uint64_t>{0}));
+  EXPECT_EQ(t.size(), 1u) << "numbered 2, delivered 1: not quiet";
 }
