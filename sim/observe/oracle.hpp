@@ -28,7 +28,6 @@
 #include "sim/net/index_set.hpp"
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -123,7 +122,7 @@ class ConsistencyOracle {
   static constexpr std::size_t kRestartsNamed = 8;
   static constexpr std::size_t kMinFoldEvents = 4096;
 
-  std::vector<std::deque<Event>> history_;
+  std::vector<std::vector<Event>> history_;
   std::vector<std::size_t> base_; // per process: events folded off the front of its history
   std::vector<std::unordered_map<std::uint64_t, SendRecord>> sends_;          // per sender: seq -> record
   std::vector<std::unordered_map<std::uint64_t, DeliveryRecord>> deliveries_; // per receiver: key -> record

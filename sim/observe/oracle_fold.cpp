@@ -74,12 +74,17 @@ void ConsistencyOracle::fold() {
   for (NodeId p = 0; p < n; p++) floors[p] = floor(p);
   for (NodeId p = 0; p < n; p++) {
     auto& h = history_[p];
-    while (!h.empty() && base_[p] < floors[p]) {
-      if (!h.front().summed && !(h.front().send ? settle_send(p, 0, floors) : settle_delivery(p, 0, floors))) break;
-      h.pop_front();
-      base_[p]++;
-      folded_events_++;
+    // Indices stay relative to base_[p] until the prefix is erased at once (a vector, not a
+    // deque: an empty std::deque allocates ~600 bytes, 60 MB at 100,000 processes).
+    std::size_t i = 0;
+    while (i < h.size() && base_[p] + i < floors[p]) {
+      if (!h[i].summed && !(h[i].send ? settle_send(p, i, floors) : settle_delivery(p, i, floors))) break;
+      i++;
     }
+    if (i == 0) continue;
+    h.erase(h.begin(), h.begin() + static_cast<std::ptrdiff_t>(i));
+    base_[p] += i;
+    folded_events_ += i;
   }
   next_fold_at();
 }
