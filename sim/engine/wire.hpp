@@ -29,7 +29,7 @@ class BasicWireRegistry {
     env->wire_id = id;
     if (env->kind == Envelope::Kind::Control) control_++;
     if (env->kind == Envelope::Kind::App) app_++;
-    pairs_[pair(env->src, env->dst)]++;
+    pairs_[pair_key(env->src, env->dst)]++;
     wire_[id].env = std::move(env);
     return id;
   }
@@ -104,7 +104,7 @@ class BasicWireRegistry {
   int app_messages() const { return app_; }
   /** @brief Envelopes from @p src to @p dst on the wire. */
   std::size_t on_wire(NodeId src, NodeId dst) const {
-    auto it = pairs_.find(pair(src, dst));
+    auto it = pairs_.find(pair_key(src, dst));
     return it == pairs_.end() ? 0 : it->second;
   }
 
@@ -116,11 +116,8 @@ class BasicWireRegistry {
   void left_wire(const Envelope& env) {
     if (env.kind == Envelope::Kind::Control) control_--;
     if (env.kind == Envelope::Kind::App) app_--;
-    auto it = pairs_.find(pair(env.src, env.dst));
+    auto it = pairs_.find(pair_key(env.src, env.dst));
     if (--it->second == 0) pairs_.erase(it);
-  }
-  static std::uint64_t pair(NodeId src, NodeId dst) {
-    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32 | static_cast<std::uint32_t>(dst);
   }
 
   std::unordered_map<std::uint64_t, Entry> wire_;

@@ -3,7 +3,7 @@
 namespace ckptsim {
 
 std::uint64_t ChannelTable::next(NodeId src, Incarnation src_inc, NodeId dst, Incarnation dst_inc) {
-  Channel& c = channels_[key(src, dst)];
+  Channel& c = channels_[pair_key(src, dst)];
   if (c.s_src != src_inc || c.s_dst != dst_inc) { // a new sender, or the destination restarted
     c.s_src = src_inc;
     c.s_dst = dst_inc;
@@ -15,7 +15,7 @@ std::uint64_t ChannelTable::next(NodeId src, Incarnation src_inc, NodeId dst, In
 std::vector<std::unique_ptr<Envelope>> ChannelTable::accept(NodeId dst, Incarnation dst_inc,
                                                             std::unique_ptr<Envelope> env, std::size_t pair_on_wire) {
   std::vector<std::unique_ptr<Envelope>> ready;
-  const std::uint64_t k = key(env->src, dst);
+  const std::uint64_t k = pair_key(env->src, dst);
   Channel& c = channels_[k];
   const bool fresh = c.r_dst != dst_inc; // nothing heard yet by this incarnation of the receiver
   if (!fresh && env->src_inc < c.r_src) {
@@ -52,7 +52,7 @@ std::vector<std::unique_ptr<Envelope>> ChannelTable::accept(NodeId dst, Incarnat
 }
 
 void ChannelTable::forget(NodeId dst, Incarnation dst_inc, NodeId src) {
-  if (auto it = channels_.find(key(src, dst)); it != channels_.end() && it->second.r_dst == dst_inc)
+  if (auto it = channels_.find(pair_key(src, dst)); it != channels_.end() && it->second.r_dst == dst_inc)
     it->second.early.clear();
 }
 

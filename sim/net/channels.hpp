@@ -55,9 +55,6 @@ class ChannelTable {
     std::uint64_t expected = 0;
     std::map<std::uint64_t, std::unique_ptr<Envelope>> early;
   };
-  static std::uint64_t key(NodeId src, NodeId dst) {
-    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(src)) << 32 | static_cast<std::uint32_t>(dst);
-  }
   std::unordered_map<std::uint64_t, Channel> channels_;
   Counters counters_;
 };

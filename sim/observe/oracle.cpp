@@ -1,5 +1,7 @@
 #include "sim/observe/oracle.hpp"
 
+#include "sim/app/rng.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -41,16 +43,8 @@ void ConsistencyOracle::reset(int processes) {
 }
 
 std::uint64_t ConsistencyOracle::hash(NodeId src, std::uint64_t seq, NodeId dst, std::uint64_t digest) {
-  // splitmix64's finaliser over the fields: a sum of these is as good as a multiset's digest.
-  auto mix = [](std::uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  };
-  std::uint64_t h = mix(static_cast<std::uint64_t>(src) + 0x9e3779b97f4a7c15ULL);
-  h = mix(h ^ seq);
-  h = mix(h ^ static_cast<std::uint64_t>(dst));
-  return mix(h ^ digest);
+  // Well mixed: a sum of these is as good as a multiset's digest.
+  return mix_seed(mix_seed(static_cast<std::uint64_t>(src), seq, static_cast<std::uint64_t>(dst)), digest);
 }
 
 std::shared_ptr<const HistoryMark> ConsistencyOracle::mark(NodeId process) {
@@ -59,31 +53,28 @@ std::shared_ptr<const HistoryMark> ConsistencyOracle::mark(NodeId process) {
 
 void ConsistencyOracle::on_send(NodeId src, std::uint64_t seq, NodeId dst, std::uint64_t digest) {
   promised_[src].erase(seq);
-  if (folded_[src].contains(seq)) {
-    // The number was settled: this re-executes it after a restart from the initial state; the
-    // receiver may still hold the delivery (folded) or take it again. The sums compare.
-    history_[src].push_back({true, true, dst, seq, digest});
+  // A settled number sent again re-executes it after a restart from the initial state; the
+  // receiver may still hold the delivery (folded) or take it again: the sums compare. A second
+  // kept send with the same number would be an engine bug (numbers are part of the application
+  // state, so only a truncation can make a number available again): the first is kept.
+  const bool summed = folded_[src].contains(seq);
+  if (summed)
     out_[src] += hash(src, seq, dst, digest);
-  } else {
-    // A second kept send with the same number would be an engine bug (numbers are part of the
-    // application state, so only a truncation can make a number available again): keep the first.
+  else
     sends_[src].try_emplace(seq, SendRecord{dst, digest, position(src)});
-    history_[src].push_back({true, false, dst, seq, digest});
-  }
+  history_[src].push_back({true, summed, dst, seq, digest});
   note_event();
 }
 
 void ConsistencyOracle::on_deliver(NodeId dst, NodeId src, std::uint64_t seq, std::uint64_t digest) {
-  if (folded_[src].contains(seq)) {
-    // A delivery of a settled number: again (a duplicate, or after the receiver restarted from
-    // its initial state) or of a re-executed send. The sums compare.
-    history_[dst].push_back({false, true, src, seq, digest});
+  // A settled number delivered again (a duplicate, or after the receiver restarted from its
+  // initial state) or of a re-executed send: the sums compare.
+  const bool summed = folded_[src].contains(seq);
+  if (summed)
     in_[dst] += hash(src, seq, dst, digest);
-  } else {
-    auto [it, inserted] = deliveries_[dst].try_emplace(key(src, seq), DeliveryRecord{0, digest, position(dst)});
-    it->second.count++;
-    history_[dst].push_back({false, false, src, seq, digest});
-  }
+  else
+    deliveries_[dst].try_emplace(key(src, seq), DeliveryRecord{0, digest, position(dst)}).first->second.count++;
+  history_[dst].push_back({false, summed, src, seq, digest});
   note_event();
 }
 

@@ -113,8 +113,9 @@ class ConsistencyOracle {
   static std::uint64_t hash(NodeId src, std::uint64_t seq, NodeId dst, std::uint64_t digest);
   std::size_t floor(NodeId process) const;
   void note_event();
-  bool settle_send(NodeId src, std::size_t index, const std::vector<std::size_t>& floors);
-  bool settle_delivery(NodeId dst, std::size_t index, const std::vector<std::size_t>& floors);
+  /** @brief Settles the message of event @p index of @p p's history when both its ends lie
+   *  behind @p floors and agree. */
+  bool try_settle(NodeId p, std::size_t index, const std::vector<std::size_t>& floors);
   void settle(NodeId src, std::uint64_t seq, NodeId dst, std::uint64_t digest);
   void restart_from_initial(NodeId process);
   void check_sums(std::vector<Violation>& out) const;

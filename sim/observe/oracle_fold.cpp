@@ -37,32 +37,20 @@ void ConsistencyOracle::settle(NodeId src, std::uint64_t seq, NodeId dst, std::u
   deliveries_[dst].erase(key(src, seq));
 }
 
-bool ConsistencyOracle::settle_send(NodeId src, std::size_t index, const std::vector<std::size_t>& floors) {
-  Event& e = history_[src][index];
+bool ConsistencyOracle::try_settle(NodeId p, std::size_t index, const std::vector<std::size_t>& floors) {
+  const Event& e = history_[p][index];
+  const NodeId src = e.send ? p : e.peer;
+  const NodeId dst = e.send ? e.peer : p;
   auto s = sends_[src].find(e.seq);
-  if (s == sends_[src].end() || s->second.position != base_[src] + index) return false; // a second send of it
-  const NodeId dst = e.peer;
   auto d = deliveries_[dst].find(key(src, e.seq));
-  if (d == deliveries_[dst].end() || d->second.count != 1 || d->second.digest != e.digest ||
-      d->second.position >= floors[dst])
-    return false; // in flight, delivered twice or otherwise, or its delivery may still be undone
-  history_[dst][d->second.position - base_[dst]].summed = true;
-  e.summed = true;
-  settle(src, e.seq, dst, e.digest);
-  return true;
-}
-
-bool ConsistencyOracle::settle_delivery(NodeId dst, std::size_t index, const std::vector<std::size_t>& floors) {
-  Event& e = history_[dst][index];
-  const NodeId src = e.peer;
-  auto d = deliveries_[dst].find(key(src, e.seq));
-  if (d == deliveries_[dst].end() || d->second.count != 1 || d->second.position != base_[dst] + index) return false;
-  auto s = sends_[src].find(e.seq);
-  if (s == sends_[src].end() || s->second.dst != dst || s->second.digest != e.digest ||
-      s->second.position >= floors[src])
-    return false; // an orphan (perhaps promised), not deterministic, or its send may still be undone
-  history_[src][s->second.position - base_[src]].summed = true;
-  e.summed = true;
+  if (s == sends_[src].end() || d == deliveries_[dst].end()) return false; // in flight, or an orphan (perhaps promised)
+  const SendRecord& sent = s->second;
+  const DeliveryRecord& got = d->second;
+  if ((e.send ? sent.position : got.position) != base_[p] + index) return false;    // a second send or delivery of it
+  if (got.count != 1 || sent.dst != dst || sent.digest != got.digest) return false; // delivered twice, or otherwise
+  if (sent.position >= floors[src] || got.position >= floors[dst]) return false;    // an end may still be undone
+  history_[src][sent.position - base_[src]].summed = true;
+  history_[dst][got.position - base_[dst]].summed = true;
   settle(src, e.seq, dst, e.digest);
   return true;
 }
@@ -78,7 +66,7 @@ void ConsistencyOracle::fold() {
     // deque: an empty std::deque allocates ~600 bytes, 60 MB at 100,000 processes).
     std::size_t i = 0;
     while (i < h.size() && base_[p] + i < floors[p]) {
-      if (!h[i].summed && !(h[i].send ? settle_send(p, i, floors) : settle_delivery(p, i, floors))) break;
+      if (!h[i].summed && !try_settle(p, i, floors)) break;
       i++;
     }
     if (i == 0) continue;
