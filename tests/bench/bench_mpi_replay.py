@@ -11,8 +11,12 @@ ratio and the simulated times (which tell that both replayed the same work). Tra
     (16 x 8 x 1000 = 128,000 actions by default) for the replay to cost more than the start-up;
   - the shipped traces of workloads/mpi/traces/ (a few hundred actions each: mostly start-up).
 
-Usage: /usr/bin/python3 tests/bench/bench_mpi_replay.py [--ckptsim PATH] [--iterations N]
-       [--repeat N] [--no-shipped]
+Every run's wall time is printed (a bimodal spread shows there, not in a median). With
+--baseline OLD, a second ckptsim binary replays each trace in the same interleaved loop, and its
+median is printed beside, for before/after ratios measured side by side.
+
+Usage: /usr/bin/python3 tests/bench/bench_mpi_replay.py [--ckptsim PATH] [--baseline PATH]
+       [--iterations N] [--repeat N] [--no-shipped]
 """
 
 import argparse
@@ -92,6 +96,7 @@ def ours(ckptsim, index, work):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--ckptsim", default=os.path.join(ROOT, "build", "ckptsim"))
+    ap.add_argument("--baseline", help="another ckptsim binary, replayed in the same loop (before/after)")
     ap.add_argument("--iterations", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-shipped", action="store_true")
@@ -113,15 +118,31 @@ def main():
                     n = sum(1 for line in f if line.strip())
                 cases.append((t, idx, n))
         print(f"{'trace':<34} {'smpirun -replay [s]':>20} {'ckptsim [s]':>12} {'ratio':>6}   simulated: SMPI / ckptsim [s]")
+        runs = []
         for name, index, ranks in cases:
-            s_runs, c_runs = [], []
-            for _ in range(a.repeat):  # interleaved, so both see the same machine load
+            s_runs, c_runs, b_runs = [], [], []
+            for _ in range(a.repeat):  # interleaved, so all see the same machine load
                 s_runs.append(smpi(index, ranks))
                 c_runs.append(ours(a.ckptsim, index, work))
+                if a.baseline:
+                    b_runs.append(ours(a.baseline, index, work))
             s_wall = statistics.median(w for w, _ in s_runs)
             c_wall = statistics.median(w for w, _ in c_runs)
             print(f"{name:<34} {s_wall:>20.3f} {c_wall:>12.3f} {c_wall / s_wall:>6.2f}   "
                   f"{s_runs[0][1]:.6f} / {c_runs[0][1]:.6f}")
+            runs.append((name, s_runs, c_runs, b_runs))
+        print()
+        for name, s_runs, c_runs, b_runs in runs:
+            print(f"{name}: every run, in order [s]")
+            print("  smpirun -replay " + " ".join(f"{w:.3f}" for w, _ in s_runs))
+            print("  ckptsim         " + " ".join(f"{w:.3f}" for w, _ in c_runs))
+            if b_runs:
+                b_wall = statistics.median(w for w, _ in b_runs)
+                c_wall = statistics.median(w for w, _ in c_runs)
+                print("  baseline        " + " ".join(f"{w:.3f}" for w, _ in b_runs))
+                print(f"  medians: ckptsim {c_wall:.3f}, baseline {b_wall:.3f} ({a.baseline}): "
+                      f"ckptsim / baseline {c_wall / b_wall:.2f}, baseline / smpirun "
+                      f"{b_wall / statistics.median(w for w, _ in s_runs):.2f}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -125,6 +125,33 @@ TEST(MpiTraceReader, DatatypesAndTheMpeDefault) {
   EXPECT_EQ(t.ranks[1][2].amount, 3);  // 3 bytes, the default of rank 1
 }
 
+TEST(MpiTraceReader, NumbersAndBlanksReadAsStodAndStreamsDid) {
+  // The reader cuts lines itself and reads numbers with from_chars, falling back on std::stod:
+  // the grammar is the one of the stream-and-stod reader it replaced (tabs, CR, several blanks,
+  // comments, no trailing newline; a leading '+', hexadecimal, exponents).
+  const Trace t = read_trace(mt_file("mt_numbers.ti", "# a comment\n\n0 init\r\n\t1   init \n0 compute +2.5e3\n"
+                                                      "0 compute 0x10\n0 compute 1E2\n0 send 1 0 7.9\n"
+                                                      "1 recv 0 +0 7\n1 compute 0.1"));
+  ASSERT_EQ(t.num_ranks(), 2);
+  ASSERT_EQ(t.ranks[0].size(), 5u);
+  EXPECT_EQ(t.ranks[0][1].amount, 2500);
+  EXPECT_EQ(t.ranks[0][2].amount, 16);
+  EXPECT_EQ(t.ranks[0][3].amount, 100);
+  EXPECT_EQ(t.ranks[0][4].amount, 7); // a count, truncated
+  EXPECT_EQ(t.ranks[1][1].tag, 0);
+  EXPECT_EQ(t.ranks[1][2].amount, 0.1); // the double nearest 0.1, as strtod reads it
+  EXPECT_EQ(t.where(t.ranks[1][2]), t.files[0] + ":10");
+  auto error = [](const std::string& text) {
+    std::string path = mt_file("mt_bad_number.ti", text);
+    return mt_problem([&] { read_trace(path); });
+  };
+  EXPECT_EQ(error("0 compute 12abc\n"), "line 1: flops \"12abc\" is not a number");
+  EXPECT_EQ(error("0 compute 1e400\n"), "line 1: flops \"1e400\" is not a number");
+  EXPECT_EQ(error("0 compute inf\n"), "line 1: flops \"inf\" is not a number");
+  EXPECT_EQ(error("0 compute nan\n"), "line 1: flops \"nan\" is not a number");
+  EXPECT_EQ(error("0 compute 1,5\n"), "line 1: flops \"1,5\" is not a number");
+}
+
 TEST(MpiTraceReader, ErrorsNameTheFileAndLine) {
   auto error = [](const std::string& text) {
     std::string path = mt_file("mt_bad.ti", text);

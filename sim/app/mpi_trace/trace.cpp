@@ -8,14 +8,17 @@
 
 #include "sim/config/input_error.hpp"
 
+#include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <iterator>
 #include <limits>
-#include <sstream>
-#include <unordered_map>
+#include <span>
+#include <string_view>
 
 namespace ckptsim::mpi {
 
@@ -32,17 +35,17 @@ constexpr int kByte = 6;
 
 class LineReader {
  public:
-  LineReader(Trace& trace, std::uint32_t file, std::uint32_t line, std::vector<std::string> tokens)
+  LineReader(Trace& trace, std::uint32_t file, std::uint32_t line, std::span<const std::string_view> tokens)
       : trace_(trace)
       , file_(file)
       , line_(line)
-      , t_(std::move(tokens)) {}
+      , t_(tokens) {}
 
   [[noreturn]] void fail(const std::string& problem) const {
     throw InputError(trace_.files[file_], fmt::format("line {}", line_), problem);
   }
   std::size_t size() const { return t_.size(); }
-  const std::string& token(std::size_t i) const { return t_[i]; }
+  std::string_view token(std::size_t i) const { return t_[i]; }
   /** @brief Requires @p mandatory arguments after the rank and the action, allows @p optional more. */
   void arity(std::size_t mandatory, std::size_t optional) const {
     std::size_t args = t_.size() - 2;
@@ -52,15 +55,23 @@ class LineReader {
                : fmt::format("\"{}\" takes {} to {} arguments, not {}", t_[1], mandatory, mandatory + optional, args));
   }
   double number(std::size_t i, const char* what) const {
-    const std::string& s = t_[i];
-    std::size_t used = 0;
+    const std::string_view s = t_[i];
     double v = 0;
-    try {
-      v = std::stod(s, &used);
-    } catch (const std::exception&) {
-      used = 0;
+    // from_chars first (no allocation, no locale: a trace has hundreds of thousands of numbers);
+    // what it leaves (a leading '+', hexadecimal) goes to std::stod, whose grammar this reader
+    // has always accepted. Both round correctly, so a number reads the same either way.
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc() || end != s.data() + s.size()) {
+      const std::string text(s);
+      std::size_t used = 0;
+      try {
+        v = std::stod(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size()) fail(fmt::format("{} \"{}\" is not a number", what, s));
     }
-    if (used != s.size() || !std::isfinite(v)) fail(fmt::format("{} \"{}\" is not a number", what, s));
+    if (!std::isfinite(v)) fail(fmt::format("{} \"{}\" is not a number", what, s));
     return v;
   }
   double nonnegative(std::size_t i, const char* what) const {
@@ -103,7 +114,7 @@ class LineReader {
   Trace& trace_;
   std::uint32_t file_;
   std::uint32_t line_;
-  std::vector<std::string> t_;
+  std::span<const std::string_view> t_;
 };
 
 struct RankContext {
@@ -112,7 +123,7 @@ struct RankContext {
 
 /** @brief Parses the action of @p r (tokens 1...) into @p a; @p ranks: the trace's rank count. */
 void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ranks, std::vector<double>& counts) {
-  static const std::unordered_map<std::string, Action> kActions = {
+  static constexpr std::pair<std::string_view, Action> kActions[] = {
       {"init", Action::Init},
       {"finalize", Action::Finalize},
       {"comm_size", Action::CommSize},
@@ -145,8 +156,9 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
       {"scan", Action::Scan},
       {"exscan", Action::Exscan},
   };
-  auto it = kActions.find(r.token(1));
-  if (it == kActions.end())
+  const auto* it = std::find_if(std::begin(kActions), std::end(kActions),
+                                [name = r.token(1)](const auto& entry) { return entry.first == name; });
+  if (it == std::end(kActions))
     r.fail(fmt::format("unknown action \"{}\" (the actions of SimGrid 3.32's time-independent traces: init, "
                        "finalize, compute, sleep, send, isend, recv, irecv, test, wait, waitall, sendRecv, barrier, "
                        "bcast, reduce, allreduce, alltoall(v), gather(v), scatter(v), allgather(v), reducescatter, "
@@ -311,14 +323,6 @@ void parse_action(const LineReader& r, TraceAction& a, RankContext& ctx, int ran
   }
 }
 
-std::vector<std::string> split(const std::string& line) {
-  std::vector<std::string> t;
-  std::istringstream in(line);
-  std::string w;
-  while (in >> w) t.push_back(w);
-  return t;
-}
-
 /** @brief A file an index names: as SMPI opens it (relative to the working directory), else
  *  relative to the index's folder, so a trace moved with its files still works. */
 std::string resolve(const std::string& name, const std::filesystem::path& folder) {
@@ -328,30 +332,68 @@ std::string resolve(const std::string& name, const std::filesystem::path& folder
 }
 
 struct RawLine {
-  std::uint32_t line;
-  std::vector<std::string> tokens;
+  std::uint32_t line;  // 1-based
+  std::uint32_t first; // its tokens: RawFile::tokens[first, first + count)
+  std::uint32_t count;
 };
 
-std::vector<RawLine> read_lines(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "", fmt::format("cannot read this {}", what));
+/** @brief A file cut into lines of blank-separated tokens (views into its text). */
+struct RawFile {
+  std::vector<char> text; // a vector: moving it keeps the characters where the views point
+  std::vector<std::string_view> tokens;
   std::vector<RawLine> lines;
-  std::string text;
-  std::uint32_t no = 0;
-  while (std::getline(in, text)) {
-    no++;
-    auto t = split(text);
-    if (t.empty() || t[0][0] == '#') continue;
-    lines.push_back({no, std::move(t)});
+  std::span<const std::string_view> of(const RawLine& l) const { return {tokens.data() + l.first, l.count}; }
+};
+
+// The blanks of the C locale's isspace, which separated tokens when lines were read with >>.
+constexpr bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+RawFile read_lines(const std::string& path, const std::string& what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(path, "", fmt::format("cannot read this {}", what));
+  RawFile f;
+  // In one read: a trace of a few hundred thousand actions is tens of megabytes.
+  in.seekg(0, std::ios::end);
+  const std::streamoff size = in.tellg();
+  in.seekg(0, std::ios::beg);
+  if (size > 0) {
+    f.text.resize(static_cast<std::size_t>(size));
+    in.read(f.text.data(), size);
+    f.text.resize(static_cast<std::size_t>(in.gcount()));
+  } else { // not seekable (a pipe): as it comes
+    in.clear();
+    f.text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  return lines;
+  const char* p = f.text.data();
+  const char* const end = p + f.text.size();
+  std::uint32_t no = 0;
+  while (p < end) {
+    no++;
+    const char* eol = std::find(p, end, '\n');
+    const auto first = static_cast<std::uint32_t>(f.tokens.size());
+    while (p < eol) {
+      while (p < eol && blank(*p)) p++;
+      const char* start = p;
+      while (p < eol && !blank(*p)) p++;
+      if (p > start) f.tokens.emplace_back(start, static_cast<std::size_t>(p - start));
+    }
+    const auto count = static_cast<std::uint32_t>(f.tokens.size()) - first;
+    if (count == 0 || f.tokens[first][0] == '#')
+      f.tokens.resize(first); // empty, or a comment
+    else
+      f.lines.push_back({no, first, count});
+    p = eol < end ? eol + 1 : end;
+  }
+  return f;
 }
 
 /** @brief The rank a line starts with, or -1 when its first token is not a rank. */
-int leading_rank(const std::vector<std::string>& t) {
-  const std::string& s = t[0];
-  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string::npos) return -1;
-  return std::stoi(s);
+int leading_rank(std::span<const std::string_view> t) {
+  const std::string_view s = t[0];
+  if (s.empty() || s.size() > 9 || s.find_first_not_of("0123456789") != std::string_view::npos) return -1;
+  int rank = 0;
+  std::from_chars(s.data(), s.data() + s.size(), rank);
+  return rank;
 }
 
 } // namespace
@@ -428,25 +470,26 @@ std::string Trace::where(const TraceAction& a) const { return fmt::format("{}:{}
 
 Trace read_trace(const std::string& path) {
   Trace trace;
-  auto lines = read_lines(path, "trace");
-  if (lines.empty()) throw InputError(path, "", "the trace holds no action");
+  RawFile lines = read_lines(path, "trace");
+  if (lines.lines.empty()) throw InputError(path, "", "the trace holds no action");
   const std::filesystem::path folder = std::filesystem::path(path).parent_path();
   // An index names one file per line; an action file's lines start with a rank and an action.
-  const bool index = lines.front().tokens.size() == 1 && leading_rank(lines.front().tokens) < 0;
-  std::vector<std::pair<std::uint32_t, std::vector<RawLine>>> sources; // (file index, lines)
+  const auto front = lines.of(lines.lines.front());
+  const bool index = front.size() == 1 && leading_rank(front) < 0;
+  std::vector<std::pair<std::uint32_t, RawFile>> sources; // (file index, lines)
   trace.files.push_back(path);
   // An index of one line names a file shared by every rank (SMPI's rule, and what
   // tracing/smpi/format/ti-one-file writes).
-  const bool shared = index && lines.size() == 1;
+  const bool shared = index && lines.lines.size() == 1;
   if (shared) {
-    trace.files.push_back(resolve(lines.front().tokens[0], folder));
+    trace.files.push_back(resolve(std::string(front[0]), folder));
     sources.emplace_back(1, read_lines(trace.files.back(), "trace file (listed in " + path + ")"));
   } else if (index) {
-    for (const auto& l : lines) {
-      if (l.tokens.size() != 1)
+    for (const auto& l : lines.lines) {
+      if (l.count != 1)
         throw InputError(path, fmt::format("line {}", l.line),
                          "an index lists one trace file per line (the files of ranks 0, 1, ... in order)");
-      trace.files.push_back(resolve(l.tokens[0], folder));
+      trace.files.push_back(resolve(std::string(lines.of(l)[0]), folder));
       sources.emplace_back(static_cast<std::uint32_t>(trace.files.size() - 1),
                            read_lines(trace.files.back(), "rank's trace file (listed in " + path + ")"));
     }
@@ -458,16 +501,19 @@ Trace read_trace(const std::string& path) {
   if (index && !shared) {
     ranks = static_cast<int>(sources.size());
   } else {
-    for (const auto& l : sources.front().second) ranks = std::max(ranks, leading_rank(l.tokens) + 1);
+    const RawFile& only = sources.front().second;
+    for (const auto& l : only.lines) ranks = std::max(ranks, leading_rank(only.of(l)) + 1);
   }
   trace.ranks.resize(static_cast<std::size_t>(ranks));
   std::vector<RankContext> contexts(static_cast<std::size_t>(ranks));
   for (std::size_t s = 0; s < sources.size(); s++) {
     const auto& [file, raw] = sources[s];
-    for (const auto& l : raw) {
-      LineReader r(trace, file, l.line, l.tokens);
-      int rank = leading_rank(l.tokens);
-      if (rank < 0 || l.tokens.size() < 2) r.fail("expected \"RANK ACTION ARGUMENTS...\", e.g. \"0 compute 1e6\"");
+    if (index && !shared) trace.ranks[s].reserve(raw.lines.size());
+    for (const auto& l : raw.lines) {
+      const auto tokens = raw.of(l);
+      LineReader r(trace, file, l.line, tokens);
+      int rank = leading_rank(tokens);
+      if (rank < 0 || tokens.size() < 2) r.fail("expected \"RANK ACTION ARGUMENTS...\", e.g. \"0 compute 1e6\"");
       if (index && !shared && rank != static_cast<int>(s))
         r.fail(fmt::format("an action of rank {} in the file of rank {} (the index lists the ranks' files in order)",
                            rank, s));
