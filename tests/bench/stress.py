@@ -22,7 +22,10 @@ scenarios without it are unchanged. --partitions adds link failures (docs/INPUTS
 failures"): WAN links (with several clusters) and nodes' SAN links failing at random, and a
 scripted outage of a WAN link, also from a stream of their own. Odd seeds run with
 `--self-test fold-often`: the consistency oracle folds every 16 events (docs/MODEL.md,
-"Consistency oracle"), so that restarts across folded history are checked on small runs."""
+"Consistency oracle"), so that restarts across folded history are checked on small runs. Seeds
+2 and 3 modulo 4 run with CKPTSIM_COMM_PROXIES=static (sim/net/comm_proxies.hpp), unless the
+environment sets it: these small federations get no proxy in the default mode, so without it the
+handling of proxied comms (the large runs' way) would never be stressed."""
 import argparse
 import json
 import os
@@ -167,12 +170,16 @@ def run(binary, seed, protocol, folder, keep, outages=False, partitions=False):
            "--timers", os.path.join(folder, "timers.json"), "--end", str(100 * total + 1000), "--quiet", "--output", out]
     if seed % 2:  # the oracle folds every 16 events: its folded paths checked on small runs too
         cmd += ["--self-test", "fold-often"]
+    env = dict(os.environ)
+    if seed % 4 >= 2 and "CKPTSIM_COMM_PROXIES" not in env:  # comms started through proxies, as at scale
+        env["CKPTSIM_COMM_PROXIES"] = "static"
     if keep:
         cmd += ["--trace", os.path.join(folder, "trace.jsonl"), "--trace-level", "2"]
         with open(os.path.join(folder, "command.txt"), "w") as f:
-            f.write(shlex.join(cmd) + "\n")
+            prefix = f"CKPTSIM_COMM_PROXIES={env['CKPTSIM_COMM_PROXIES']} " if "CKPTSIM_COMM_PROXIES" in env else ""
+            f.write(prefix + shlex.join(cmd) + "\n")
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
     except subprocess.TimeoutExpired:
         return "timeout (120 s of wall time)"
     status = None
