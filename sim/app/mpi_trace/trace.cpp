@@ -61,7 +61,8 @@ class LineReader {
     // what it leaves (a leading '+', hexadecimal) goes to std::stod, whose grammar this reader
     // has always accepted. Both round correctly, so a number reads the same either way.
     const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (ec != std::errc() || end != s.data() + s.size()) {
+    bool read = ec == std::errc() && end == s.data() + s.size();
+    if (!read) {
       const std::string text(s);
       std::size_t used = 0;
       try {
@@ -69,9 +70,9 @@ class LineReader {
       } catch (const std::exception&) {
         used = 0;
       }
-      if (used != text.size()) fail(fmt::format("{} \"{}\" is not a number", what, s));
+      read = used == text.size();
     }
-    if (!std::isfinite(v)) fail(fmt::format("{} \"{}\" is not a number", what, s));
+    if (!read || !std::isfinite(v)) fail(fmt::format("{} \"{}\" is not a number", what, s));
     return v;
   }
   double nonnegative(std::size_t i, const char* what) const {
