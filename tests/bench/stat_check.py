@@ -9,7 +9,7 @@ means of makespan, lost work, control messages and checkpoints (storage.saves) m
 unrecoverable, as the same seed may) with 0 consistency violations.
 
     /usr/bin/python3 tests/bench/stat_check.py --before OLD/ckptsim --after build/ckptsim
-        [--seeds 200] [--jobs 2] [--cases none,coordinated,...] [--hours H] [--keep DIR]
+        [--seeds 200] [--jobs 2] [--cases none,coordinated,...] [--hours H] [--keep DIR [--resume]]
 
 Scenarios: the stochastic protocols on the embedded default scenario (2 x 100 nodes) and on a
 4-cluster federation (4 x 25 nodes, written into the work folder); cck and taskgraph,
@@ -17,6 +17,7 @@ which run a data-flow application, on the golden stencil federation and on it wi
 --hours cuts the stochastic application (default: as shipped) to make a smoke run cheaper.
 Prints one row per case and metric, and exits 0 when every case agrees, 1 otherwise."""
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -102,19 +103,55 @@ def scenarios(folder, hours):
     return stochastic, stencil
 
 
-def run_one(binary, args, seed, out):
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def check_resume(folder, before, after, resume):
+    """The folder's record of the two binaries (stat_check.json): a resumed check reuses only
+    documents the same binaries wrote."""
+    record = os.path.join(folder, "stat_check.json")
+    mine = {"before": sha256(before), "after": sha256(after)}
+    if resume and os.path.exists(record):
+        with open(record) as f:
+            theirs = json.load(f)
+        if theirs != mine:
+            sys.exit(f"stat_check.py: {folder} holds documents of other binaries ({record}): "
+                     "resume with the same --before and --after, or use another --keep folder")
+    with open(record, "w") as f:
+        json.dump(mine, f, indent=1)
+
+
+def read_document(out):
+    try:
+        with open(out) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def run_one(binary, args, seed, out, resume=False):
     cmd = [binary, "run", *args, "--seed", str(seed), "--end", "2000h", "--quiet", "--progress", "false",
            "--output", out]
-    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=3600)
-    if not os.path.exists(out):
-        return {"error": f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}", "cmd": " ".join(cmd)}
-    with open(out) as f:
-        doc = json.load(f)
+    doc = read_document(out) if resume else None
+    exit_status = None  # not known for a reused document
+    if doc is None:
+        proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=3600)
+        exit_status = proc.returncode
+        if not os.path.exists(out):
+            return {"error": f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}", "cmd": " ".join(cmd)}
+        doc = read_document(out)
+        if doc is None:
+            return {"error": f"exit {proc.returncode}: {out} is not a JSON document", "cmd": " ".join(cmd)}
     r = doc["results"]
     return {"status": r["status"], "violations": r["consistency"]["violations"],
             "makespan": r.get("makespan") or r.get("end_date"), "lost_work": r.get("lost_work", 0.0),
             "control_messages": r.get("control_messages", 0.0),
-            "checkpoints": doc["stats"]["counters"].get("storage.saves", 0.0), "exit": proc.returncode,
+            "checkpoints": doc["stats"]["counters"].get("storage.saves", 0.0), "exit": exit_status,
             "cmd": " ".join(cmd)}
 
 
@@ -134,6 +171,8 @@ def main():
     ap.add_argument("--cases", default="", help="comma-separated variant names (default: all)")
     ap.add_argument("--hours", type=float, default=0, help="cut the stochastic application to this many hours")
     ap.add_argument("--keep", help="keep the results documents in this folder")
+    ap.add_argument("--resume", action="store_true",
+                    help="with --keep: reuse the documents an interrupted check of the same two binaries left there")
     a = ap.parse_args()
     chosen = [v for v in VARIANTS if not a.cases or v[0] in a.cases.split(",")]
     if not chosen:
@@ -141,8 +180,11 @@ def main():
     for b in (a.before, a.after):
         if not os.access(b, os.X_OK):
             sys.exit(f"stat_check.py: {b}: not an executable")
+    if a.resume and not a.keep:
+        sys.exit("stat_check.py: --resume needs --keep DIR (the folder of the interrupted check)")
     folder = a.keep or tempfile.mkdtemp(prefix="stat-check-")
     os.makedirs(folder, exist_ok=True)
+    check_resume(folder, a.before, a.after, a.resume)
     stochastic, stencil = scenarios(folder, a.hours)
     jobs = []
     for name, pargs, is_stencil in chosen:
@@ -155,7 +197,7 @@ def main():
           f"{a.jobs} at a time; documents in {folder}", flush=True)
     results = {}
     with ThreadPoolExecutor(max_workers=a.jobs) as pool:
-        futures = [(key, pool.submit(run_one, binary, args, seed, out)) for key, binary, args, seed, out in jobs]
+        futures = [(key, pool.submit(run_one, binary, args, seed, out, a.resume)) for key, binary, args, seed, out in jobs]
         for key, fut in futures:
             results.setdefault(key, []).append(fut.result())
     ok = True
