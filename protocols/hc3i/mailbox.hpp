@@ -58,8 +58,11 @@ class Mailbox {
    *  rollback's new epoch) are dropped (not acknowledged, their senders re-send them on the
    *  alert); the later ones stay. The forced-CLC requests are forgotten. */
   void drop_inbox(std::uint64_t keep_from_view);
-  /** @brief A rollback restored counts @p c (a CLC's), or the initial state's (none). */
-  void restore(const ChannelCounts& c) { counts_ = c; }
+  /** @brief The counts as a CLC saves them: the previous saved copy when they have not changed
+   *  since (shared, immutable), a new copy otherwise. */
+  std::shared_ptr<const ChannelCounts> saved_counts();
+  /** @brief A rollback restored counts @p c (a CLC's), or the initial state's (null: none). */
+  void restore(std::shared_ptr<const ChannelCounts> c);
 
  private:
   void deliver_intra(NodeContext& ctx, const AppMessage& msg, const PayloadPtr& pb);
@@ -74,6 +77,7 @@ class Mailbox {
   ClcLeader& leader_;
   const Recovery& recovery_;
   ChannelCounts counts_;
+  std::shared_ptr<const ChannelCounts> saved_;                 // the last copy saved or restored (saved_counts)
   std::deque<std::pair<AppMessage, PayloadPtr>> inbox_;        // inter-cluster messages not delivered yet
   std::vector<std::pair<AppMessage, PayloadPtr>> early_intra_; // from a newer epoch of this cluster
   std::set<std::pair<int, Sn>> force_asked_;                   // forced CLCs requested since the last commit

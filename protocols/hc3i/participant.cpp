@@ -58,7 +58,7 @@ void ClcParticipant::check_drained(NodeContext& ctx) {
   SavedState st;
   st.sn = clc_.number;
   st.ddv = deps_.intern(deps_.base_ddv(clc_.number));
-  st.channels = mailbox_.counts();
+  st.channels = mailbox_.saved_counts();
   st.log = log_.saved_copy();
   ctx.save_checkpoint(clc_.number, ctx.snapshot(std::move(st)));
 }

@@ -128,7 +128,7 @@ void Recovery::rollback_to(NodeContext& ctx, Sn target, std::uint64_t new_epoch,
   ctx.restore(ctx.initial_snapshot(), reason);
   log_.clear(ctx);
   deps_.reset();
-  mailbox_.restore(ChannelCounts{});
+  mailbox_.restore(nullptr);
   restored(ctx);
 }
 

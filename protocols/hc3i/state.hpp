@@ -2,10 +2,10 @@
  * pool, the inter-cluster log's entries and the state a CLC saves. */
 #pragma once
 
-#include "sim/protocol/index_set.hpp"
 #include "protocols/common/peer_map.hpp"
 #include "protocols/common/period_timer.hpp"
 #include "protocols/hc3i/ddv.hpp"
+#include "sim/protocol/index_set.hpp"
 #include "sim/protocol/protocol.hpp"
 
 #include <memory>
@@ -55,13 +55,17 @@ struct ChannelCounts {
   PeerMap<std::uint64_t> received;   // intra-cluster messages delivered, per peer
   PeerMap<std::uint64_t> inter_sent; // inter-cluster messages sent, per peer: the next channel index
   PeerMap<IndexSet> inter_delivered; // inter-cluster channel indices delivered, per sender
+  bool operator==(const ChannelCounts&) const = default;
 };
 
 /** @brief What a CLC saves besides the application state, and a rollback restores. */
 struct SavedState {
   Sn sn = 0;
   SharedDdv ddv; // every node of the cluster holds the same: shared (DdvPool)
-  ChannelCounts channels;
+  // Shared with the node's previous checkpoint when no count changed since (most CLCs of a storm
+  // of forced ones): a copy per checkpoint grew with the peers met, ~2.5 KB per checkpoint after a
+  // simulated day of hc3i-100x1000 (tests/bench), and millions of checkpoints are held between GCs.
+  std::shared_ptr<const ChannelCounts> channels;
   // Restored only by a node that lost its memory. Shared with the node's previous checkpoint
   // when the log has not changed since (most CLCs of a storm of forced ones).
   std::shared_ptr<const Log> log;

@@ -53,7 +53,7 @@ TEST_F(Hc3iClc, TheLeaderRunsTheInitialClcInThreeRoundsAndCommitsIt) {
   const auto& st = std::any_cast<const hc3i::SavedState&>(ctx.saved.at(1).protocol);
   EXPECT_EQ(st.sn, 1u);
   EXPECT_EQ(st.ddv, (Ddv{1, 0}));
-  EXPECT_EQ(st.channels.received.at(2), 1u);
+  EXPECT_EQ(st.channels->received.at(2), 1u);
   p.participant.on_saved(ctx, 1); // the leader's ACK: local
   p.leader.on_ack(ctx, body_of({{"number", 1}}));
   EXPECT_EQ(ctx.controls.size(), 4u);
@@ -177,6 +177,29 @@ TEST_F(Hc3iClc, AnAbortedParticipantKeepsASavedClcInDoubtOrDiscardsIt) {
   EXPECT_FALSE(doubt->forced);
   EXPECT_EQ(ctx.discards, std::vector<std::uint64_t>{1}); // kept
   EXPECT_FALSE(p.participant.active());
+}
+
+// The per-channel counts a CLC saves are one immutable copy shared by the node's consecutive
+// checkpoints while no count changes (a storm of forced CLCs held millions of copies of the same
+// counts), and a new copy, with the new counts, once one has.
+TEST_F(Hc3iClc, ConsecutiveClcsShareTheCountsUntilAMessageChangesThem) {
+  Parts p(fed.layout(), 0);
+  auto& ctx = fed.node(0);
+  const auto none = p.mailbox.saved_counts();
+  EXPECT_EQ(p.mailbox.saved_counts(), none); // nothing sent or delivered: the same copy
+  auto [m, pb] = hc3i_test::message(1, 0, 1);
+  p.mailbox.on_app_receive(ctx, m, pb);
+  const auto one = p.mailbox.saved_counts();
+  EXPECT_NE(one, none);
+  EXPECT_TRUE(none->received.empty()); // the saved copy did not move with the counts
+  EXPECT_EQ(one->received.at(1), 1u);
+  EXPECT_EQ(p.mailbox.saved_counts(), one);
+  p.mailbox.restore(none); // a rollback to the first CLC: its copy is the counts again
+  EXPECT_TRUE(p.mailbox.counts().received.empty());
+  EXPECT_EQ(p.mailbox.saved_counts(), none);
+  p.mailbox.restore(nullptr); // to the initial state: no count
+  EXPECT_TRUE(p.mailbox.counts().received.empty());
+  EXPECT_EQ(*p.mailbox.saved_counts(), hc3i::ChannelCounts{});
 }
 
 } // namespace
