@@ -4,13 +4,14 @@
 #include "sim/cli/sweep/records.hpp"
 #include "sim/cli/sweep/sweep_spec.hpp"
 #include "sim/config/input_error.hpp"
+#include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
-#include <unistd.h>
 
 using namespace ckptsim;
 using namespace ckptsim::sweep;
@@ -71,8 +72,8 @@ TEST(SweepSpec, ExpandsTheCartesianProductFirstAxisSlowest) {
 }
 
 TEST(SweepSpec, InputsResolveAgainstTheSweepFileAndRunOptionsComeFirst) {
-  char tmpl[] = "/tmp/sweepspecXXXXXX";
-  const std::string dir = mkdtemp(tmpl);
+  const std::string dir = test_support::temp_path("sweepspec"); // removed at the end of the test program
+  std::filesystem::create_directories(dir);
   std::ofstream(dir + "/app.json") << "{}";
   json doc = base_doc();
   doc["inputs"] = {{"application", "app.json"}};
@@ -244,8 +245,9 @@ TEST(SweepRecords, RoundTripCsvOrderAndInterruptedLastLine) {
   EXPECT_EQ(a, "# x\nindex,period,protocol,storage,seed,status,exit,results.status,results.makespan\n"
                "0,a,hc3i,,1,ok,0,completed,1\n1,\"b,c\",hc3i,,2,ok,0,completed,2\n");
 
-  char tmpl[] = "/tmp/sweeprecXXXXXX";
-  const std::string path = std::string(mkdtemp(tmpl)) + "/r.jsonl";
+  const std::string dir = test_support::temp_path("sweeprec");
+  std::filesystem::create_directories(dir);
+  const std::string path = dir + "/r.jsonl";
   append_record(path, rec(0, "a", 1, "ok", 1));
   append_record(path, rec(1, "a", 2, "ok", 2));
   std::ofstream(path, std::ios::app) << "{\"index\": 2, \"key\": \"per"; // cut short by an interruption
