@@ -25,6 +25,7 @@
 #include "sim/platform/platform.hpp"
 #include "sim/scenario/readers.hpp"
 
+#include <boost/program_options.hpp>
 #include <simgrid/s4u.hpp>
 
 #include <chrono>
@@ -99,37 +100,30 @@ double cpu_s() {
 } // namespace
 
 int main(int argc, char** argv) {
-  std::string mode = "window", topology;
+  namespace po = boost::program_options;
+  std::string mode, topology;
   Shared s;
-  std::vector<std::string> sg_args{"bench_alltoall_floor", "--log=xbt_cfg.thres:warning"};
+  po::options_description opts("bench_alltoall_floor --topology FILE [options] [--cfg=SIMGRID_OPTION ...]");
+  opts.add_options()("help,h", "this help")("topology", po::value(&topology)->required(), "ckptsim topology file")(
+      "mode", po::value(&mode)->default_value("window"), "window, waited or detached")(
+      "window", po::value(&s.window)->default_value(8), "sends under way per actor (mode window)")(
+      "waves", po::value(&s.waves)->default_value(2),
+      "waves, at 540 s intervals")("bytes", po::value(&s.bytes)->default_value(64), "bytes per message");
   try {
-    for (int i = 1; i < argc; i++) {
-      std::string a = argv[i];
-      auto value = [&]() -> std::string {
-        if (i + 1 >= argc) throw std::runtime_error(a + " needs a value");
-        return argv[++i];
-      };
-      if (a == "--mode")
-        mode = value();
-      else if (a == "--topology")
-        topology = value();
-      else if (a == "--waves")
-        s.waves = std::stoi(value());
-      else if (a == "--window")
-        s.window = std::stoi(value());
-      else if (a == "--bytes")
-        s.bytes = std::stod(value());
-      else if (a.rfind("--cfg=", 0) == 0)
-        sg_args.push_back(a);
-      else if (a == "-h" || a == "--help") {
-        std::cout << "usage: bench_alltoall_floor --topology FILE [--mode window|waited|detached] [--window W] "
-                     "[--waves K] [--bytes B] "
-                     "[--cfg=SIMGRID_OPTION ...]\n";
-        return 0;
-      } else
-        throw std::runtime_error("unknown argument " + a);
+    // SimGrid's own options (--cfg=..., --log=...) pass through to the engine.
+    po::parsed_options parsed = po::command_line_parser(argc, argv).options(opts).allow_unregistered().run();
+    po::variables_map vm;
+    po::store(parsed, vm);
+    if (vm.count("help")) {
+      std::cout << opts << "\n";
+      return 0;
     }
-    if (topology.empty()) throw std::runtime_error("--topology is required");
+    po::notify(vm);
+    std::vector<std::string> sg_args{"bench_alltoall_floor", "--log=xbt_cfg.thres:warning"};
+    for (const std::string& a : po::collect_unrecognized(parsed.options, po::include_positional)) {
+      if (a.rfind("--cfg=", 0) != 0 && a.rfind("--log=", 0) != 0) throw std::runtime_error("unknown argument " + a);
+      sg_args.push_back(a);
+    }
     if (mode == "window")
       s.mode = Shared::Mode::Window;
     else if (mode == "waited")
