@@ -238,8 +238,15 @@ void CheckpointTransfers::settle_after_failure() {
 }
 
 void CheckpointTransfers::abandon() {
-  for (auto& io : io_)
-    if (io.comm->get_state() == sg4::Activity::State::STARTED) io.comm->cancel();
+  // cancel() is a simcall: other actors run before it returns, this node's own among them (its
+  // wait fails, it settles its transfers, erasing from io_, and may end, destroying this object).
+  // So the comms are copied first and nothing of this object is touched after that; iterating
+  // io_ itself read past its end once an erase had run (a segfault at the end of a stuck run).
+  std::vector<sg4::CommPtr> started;
+  for (const auto& io : io_)
+    if (io.comm->get_state() == sg4::Activity::State::STARTED) started.push_back(io.comm);
+  for (const sg4::CommPtr& comm : started)
+    if (comm->get_state() == sg4::Activity::State::STARTED) comm->cancel();
 }
 
 void CheckpointTransfers::cancel_all() {

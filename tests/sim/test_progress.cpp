@@ -286,4 +286,22 @@ TEST(Watchdog, BadStallLimitIsAnInputError) {
   EXPECT_NE(o.out.find("--stall-limit"), std::string::npos) << o.out;
 }
 
+// tests/data/regressions/README.md: the watchdog ends an overloaded hc3i run while node c0-0 has
+// 189 checkpoint transfers under way; cancelling them let the node's actor erase from the list
+// being walked, and the run crashed (signal 11) instead of ending as stuck.
+TEST(Watchdog, AStuckRunEndsWhileItsCheckpointTransfersAreCancelled) {
+  const std::string dir = std::string(CKPTSIM_SOURCE_DIR) + "/tests/data/regressions/hc3i-stuck-transfers/";
+  const std::string out = temp_path("stuck-transfers.json");
+  const auto o =
+      run_cli(fmt::format("run --protocol hc3i --param transitive=true --seed 135 --topology {0}topology.json "
+                          "--application {0}application.json --timers {0}timers.json --end 5000 --quiet "
+                          "--output {1}",
+                          dir, out));
+  ASSERT_EQ(o.status, 3) << o.out;
+  const json doc = json::parse(slurp(out));
+  const std::string status = doc["results"]["status"];
+  EXPECT_EQ(status.rfind("stuck: no progress: failures arrive faster than recoveries end", 0), 0u) << status;
+  EXPECT_EQ(doc["results"]["consistency"]["violations"].get<int>(), 0);
+}
+
 } // namespace
