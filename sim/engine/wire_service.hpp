@@ -73,7 +73,10 @@ class WireService final : public WirePort {
   bool empty() const { return wire_.empty(); }
   std::size_t size() const { return wire_.size(); }
   /** @brief Protocol control messages on the wire (a recovery waiting for quiescence). */
-  int control_messages() const { return wire_.control_messages(); }
+  /** @brief Control messages under way: on the wire, or arrived early and buffered by their
+   *  channel (the receiver's protocol has not seen them yet: a recovery that waits for quiescence
+   *  must wait for them too). */
+  int control_messages() const { return wire_.control_messages() + static_cast<int>(channels_.early_control()); }
 
  private:
   /** @brief Tells the termination whether application messages are on the wire. */

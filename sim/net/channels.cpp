@@ -26,7 +26,7 @@ std::vector<std::unique_ptr<Envelope>> ChannelTable::accept(NodeId dst, Incarnat
     c.r_dst = dst_inc;
     c.r_src = env->src_inc;
     c.expected = 0;
-    c.early.clear();
+    drop_early(c);
   }
   if (env->chan_seq < c.expected || c.early.count(env->chan_seq)) {
     counters_.duplicates++;
@@ -34,12 +34,14 @@ std::vector<std::unique_ptr<Envelope>> ChannelTable::accept(NodeId dst, Incarnat
   }
   if (env->chan_seq > c.expected) {
     counters_.reordered++;
+    if (env->kind == Envelope::Kind::Control) early_control_++;
     c.early.emplace(env->chan_seq, std::move(env));
     return ready;
   }
   ready.push_back(std::move(env));
   c.expected++;
   for (auto e = c.early.begin(); e != c.early.end() && e->first == c.expected; e = c.early.erase(e)) {
+    if (e->second->kind == Envelope::Kind::Control) early_control_--;
     ready.push_back(std::move(e->second));
     c.expected++;
   }
@@ -53,7 +55,13 @@ std::vector<std::unique_ptr<Envelope>> ChannelTable::accept(NodeId dst, Incarnat
 
 void ChannelTable::forget(NodeId dst, Incarnation dst_inc, NodeId src) {
   if (auto it = channels_.find(pair_key(src, dst)); it != channels_.end() && it->second.r_dst == dst_inc)
-    it->second.early.clear();
+    drop_early(it->second);
+}
+
+void ChannelTable::drop_early(Channel& c) {
+  for (const auto& [seq, env] : c.early)
+    if (env->kind == Envelope::Kind::Control) early_control_--;
+  c.early.clear();
 }
 
 } // namespace ckptsim

@@ -43,6 +43,9 @@ class ChannelTable {
   const Counters& counters() const { return counters_; }
   /** @brief Channels held (both ends of a pair count once). */
   std::size_t size() const { return channels_.size(); }
+  /** @brief Control messages taken off the wire but buffered early (waiting for a predecessor):
+   *  still under way for the protocol, which has not seen them (quiescence counts them). */
+  std::size_t early_control() const { return early_control_; }
 
  private:
   static constexpr Incarnation kNone = ~Incarnation{0};
@@ -55,8 +58,10 @@ class ChannelTable {
     std::uint64_t expected = 0;
     std::map<std::uint64_t, std::unique_ptr<Envelope>> early;
   };
+  void drop_early(Channel& c); // clears c.early, keeping early_control_ right
   std::unordered_map<std::uint64_t, Channel> channels_;
   Counters counters_;
+  std::size_t early_control_ = 0;
 };
 
 } // namespace ckptsim

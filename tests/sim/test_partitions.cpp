@@ -81,3 +81,21 @@ TEST_P(Partitions, HundredRunsWithNodeFailuresEndByThemselvesWithoutViolationOrL
 
 INSTANTIATE_TEST_SUITE_P(Protocols, Partitions, ::testing::ValuesIn(every_protocol_variant()),
                          [](const ::testing::TestParamInfo<PartitionVariant>& info) { return info.param.name(); });
+
+// tests/data/regressions/README.md: an hc3i ALERT that arrived ahead of an earlier message of its
+// channel (delayed by a WAN link failure) was buffered by the channel, off the wire: the recovery
+// that waited for quiescence ended without it, and the check found the orphan it was to undo.
+TEST(Partitions, AnAlertBufferedByItsChannelKeepsTheRecoveryOpen) {
+  const std::string dir = std::string(CKPTSIM_SOURCE_DIR) + "/tests/data/regressions/hc3i-early-alert/";
+  const std::string out = temp_path("early-alert.json");
+  for (const char* fold : {"", " --self-test fold-often"}) {
+    auto r = run_cli(fmt::format("run --protocol hc3i --seed 123 --topology {0}topology.json --application "
+                                 "{0}application.json --timers {0}timers.json --end 5000 --quiet --output {1}{2}",
+                                 dir, out, fold));
+    ASSERT_EQ(r.status, 0) << r.out;
+    const json doc = json::parse(slurp(out));
+    EXPECT_EQ(doc["results"]["status"], "completed") << fold;
+    EXPECT_EQ(doc["results"]["consistency"]["violations"].get<int>(), 0) << fold << r.out;
+    EXPECT_EQ(doc["results"]["failures"].get<int>(), 3) << fold; // the failures.txt of the scenario
+  }
+}
