@@ -9,7 +9,6 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <sys/wait.h>
@@ -121,8 +120,7 @@ TEST(CliCompare, PlotDrawsTheTableAsAnImage) {
 TEST(CliCompare, AFailedDrawingExitsWith1AfterTheTable) {
   // A drawing script that refuses its input (exit 2): the runs are done, the table printed; the
   // command says the drawing failed and exits 1, not 2 (which would say the user's input was bad).
-  const std::string dir = temp_path("compare_plot_fails");
-  std::filesystem::create_directories(dir);
+  const std::string dir = temp_folder("compare_plot_fails");
   std::ofstream(dir + "/compare.py") << "import sys\nsys.exit(2)\n";
   setenv("CKPTSIM_PLOTS", dir.c_str(), 1);
   auto r = run_compare("--protocols none --seed 3 --set topology/clusters/0/nodes=3 --set topology/clusters/1/nodes=3 "

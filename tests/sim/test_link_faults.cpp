@@ -24,8 +24,7 @@ constexpr double kLfEpoch = 8; // protocol none piggybacks its 8-byte epoch on e
 // Two one-host clusters a and b (80 MB/s, no latency of their own) joined by a WAN link "wan"
 // (100 MB/s, 150 us) whose SimGrid state profile is @p profile, in a fresh folder: the XML's path.
 std::string profile_platform(const std::string& name, const std::string& profile) {
-  const std::string dir = temp_path(name);
-  std::filesystem::create_directories(dir);
+  const std::string dir = temp_folder(name);
   std::ofstream(dir + "/state.txt") << profile;
   std::ofstream(dir + "/platform.xml") << R"(<?xml version='1.0'?>
 <!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">

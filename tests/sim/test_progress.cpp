@@ -12,7 +12,6 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <fstream>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -253,8 +252,7 @@ TEST(Watchdog, FailuresFasterThanRecoveriesEndTheRunWithNoProgress) {
 }
 
 TEST(Watchdog, StuckRunExitsWithStatus3AndWritesItsResults) {
-  const std::string dir = temp_path("stuck");
-  std::filesystem::create_directories(dir);
+  const std::string dir = temp_folder("stuck");
   const RunConfig c = held("test-hold");
   std::ofstream(dir + "/t.json") << c.topology_doc.dump();
   std::ofstream(dir + "/a.json") << c.application_doc.dump();

@@ -21,8 +21,7 @@ namespace {
 
 /** A folder with the inputs of a small federation (4 nodes, a failure every ~2 h) and a sweep file. */
 std::string make_sweep(const json& sweep_extra) {
-  const std::string dir = temp_path("sweep"); // removed at the end of the test program
-  fs::create_directories(dir);
+  const std::string dir = temp_folder("sweep"); // removed at the end of the test program
   std::ofstream(dir + "/topology.json") << small_topology(2, 2, 7200).dump(2);
   std::ofstream(dir + "/application.json") << small_application(2, 20, 3600, 0.5, 0.1).dump(2);
   std::ofstream(dir + "/timers.json") << R"({"default": {"checkpoint_period": "10min"}})";

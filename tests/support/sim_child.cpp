@@ -181,4 +181,10 @@ std::string temp_path(const std::string& name) {
   return path;
 }
 
+std::string temp_folder(const std::string& name) {
+  std::string path = temp_path(name);
+  std::filesystem::create_directories(path);
+  return path;
+}
+
 } // namespace ckptsim::test_support

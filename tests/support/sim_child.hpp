@@ -57,5 +57,7 @@ std::string slurp(const std::string& path);
 
 /** @brief A fresh temporary file path (not created). */
 std::string temp_path(const std::string& name);
+/** @brief A fresh temporary folder (created), removed with temp_path's paths. */
+std::string temp_folder(const std::string& name);
 
 } // namespace ckptsim::test_support

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 
 using namespace ckptsim;
@@ -72,8 +71,7 @@ TEST(SweepSpec, ExpandsTheCartesianProductFirstAxisSlowest) {
 }
 
 TEST(SweepSpec, InputsResolveAgainstTheSweepFileAndRunOptionsComeFirst) {
-  const std::string dir = test_support::temp_path("sweepspec"); // removed at the end of the test program
-  std::filesystem::create_directories(dir);
+  const std::string dir = test_support::temp_folder("sweepspec"); // removed at the end of the test program
   std::ofstream(dir + "/app.json") << "{}";
   json doc = base_doc();
   doc["inputs"] = {{"application", "app.json"}};
@@ -245,9 +243,7 @@ TEST(SweepRecords, RoundTripCsvOrderAndInterruptedLastLine) {
   EXPECT_EQ(a, "# x\nindex,period,protocol,storage,seed,status,exit,results.status,results.makespan\n"
                "0,a,hc3i,,1,ok,0,completed,1\n1,\"b,c\",hc3i,,2,ok,0,completed,2\n");
 
-  const std::string dir = test_support::temp_path("sweeprec");
-  std::filesystem::create_directories(dir);
-  const std::string path = dir + "/r.jsonl";
+  const std::string path = test_support::temp_folder("sweeprec") + "/r.jsonl";
   append_record(path, rec(0, "a", 1, "ok", 1));
   append_record(path, rec(1, "a", 2, "ok", 2));
   std::ofstream(path, std::ios::app) << "{\"index\": 2, \"key\": \"per"; // cut short by an interruption
