@@ -50,10 +50,7 @@ void InterClusterLog::resend(NodeContext& ctx, LogEntry& e, std::uint64_t epoch)
   ctx.stats().add_cluster("hc3i.replays", place_.cluster());
 }
 
-std::shared_ptr<const Log> InterClusterLog::saved_copy() {
-  if (!saved_ || *saved_ != log_) saved_ = std::make_shared<const Log>(log_);
-  return saved_;
-}
+std::shared_ptr<const Log> InterClusterLog::saved_copy() { return shared_copy(saved_, log_); }
 
 void InterClusterLog::restore(NodeContext& ctx, const SavedState& st, Sn number, bool lost) {
   if (lost) {

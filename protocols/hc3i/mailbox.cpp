@@ -8,12 +8,7 @@
 
 namespace ckptsim::hc3i {
 
-std::shared_ptr<const ChannelCounts> Mailbox::saved_counts() {
-  // Comparing costs what the copy cost, and saves the copy's memory for every checkpoint taken
-  // with no message sent or delivered since the previous one (forced CLCs in a storm).
-  if (!saved_ || *saved_ != counts_) saved_ = std::make_shared<const ChannelCounts>(counts_);
-  return saved_;
-}
+std::shared_ptr<const ChannelCounts> Mailbox::saved_counts() { return shared_copy(saved_, counts_); }
 
 void Mailbox::restore(std::shared_ptr<const ChannelCounts> c) {
   counts_ = c ? *c : ChannelCounts{};

@@ -4,6 +4,7 @@
 
 #include "protocols/common/peer_map.hpp"
 #include "protocols/common/period_timer.hpp"
+#include "protocols/common/shared_copy.hpp"
 #include "protocols/hc3i/ddv.hpp"
 #include "sim/protocol/index_set.hpp"
 #include "sim/protocol/protocol.hpp"
@@ -62,9 +63,8 @@ struct ChannelCounts {
 struct SavedState {
   Sn sn = 0;
   SharedDdv ddv; // every node of the cluster holds the same: shared (DdvPool)
-  // Shared with the node's previous checkpoint when no count changed since (most CLCs of a storm
-  // of forced ones): a copy per checkpoint grew with the peers met, ~2.5 KB per checkpoint after a
-  // simulated day of hc3i-100x1000 (tests/bench), and millions of checkpoints are held between GCs.
+  // Shared with the node's previous checkpoint when no count changed since (shared_copy): a copy
+  // per checkpoint was ~2.5 KB after a simulated day of hc3i-100x1000 (tests/bench).
   std::shared_ptr<const ChannelCounts> channels;
   // Restored only by a node that lost its memory. Shared with the node's previous checkpoint
   // when the log has not changed since (most CLCs of a storm of forced ones).

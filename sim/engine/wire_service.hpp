@@ -72,7 +72,6 @@ class WireService final : public WirePort {
   /** @brief Nothing is on the wire (the termination rule). */
   bool empty() const { return wire_.empty(); }
   std::size_t size() const { return wire_.size(); }
-  /** @brief Protocol control messages on the wire (a recovery waiting for quiescence). */
   /** @brief Control messages under way: on the wire, or arrived early and buffered by their
    *  channel (the receiver's protocol has not seen them yet: a recovery that waits for quiescence
    *  must wait for them too). */
