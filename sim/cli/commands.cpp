@@ -8,7 +8,9 @@
 #include "sim/cli/output.hpp"
 #include "sim/cli/run_attempts.hpp"
 #include "sim/cli/scenario.hpp"
+#include "sim/cli/seeds.hpp"
 #include "sim/config/input_error.hpp"
+#include "sim/config/nearest.hpp"
 #include "sim/engine/run.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/scenario/readers.hpp"
@@ -53,6 +55,14 @@ po::variables_map parse(const std::vector<std::string>& args, const po::options_
     if (positional) parser.positional(*positional);
     po::store(parser.run(), vm);
     po::notify(vm);
+  } catch (const po::unknown_option& e) {
+    // Named, with the option most likely meant: "--sed" is "--seed" mistyped.
+    std::vector<std::string> names;
+    for (const auto& o : desc.options())
+      if (!o->long_name().empty()) names.push_back(o->long_name());
+    std::string typed = e.get_option_name();
+    const std::string bare = typed.substr(std::min(typed.find_first_not_of('-'), typed.size()));
+    throw InputError("command line", typed, "unknown option" + did_you_mean(bare, names, "--"));
   } catch (const po::error& e) {
     throw InputError("command line", "", e.what());
   }
@@ -147,12 +157,15 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   std::string end;
   std::string stall;
   std::string self_test;
+  std::string seed;
+  bool check_inputs = false;
+  std::string progress_every;
   po::options_description d("ckptsim run options");
   add_scenario_options(d, files);
   d.add_options()("help,h", "this help")("protocol", po::value(&opt.protocol)->default_value(default_protocol()),
                                          "protocol (see `ckptsim protocols`)")(
       "param", po::value(&params)->composing(), "protocol parameter KEY=VALUE (repeatable)")(
-      "seed", po::value(&opt.seed)->default_value(2),
+      "seed", po::value(&seed)->default_value("2"),
       "random seed (failures, application draws); the default, 2, gives the default scenario three failures")(
       "end", po::value(&end), "stop the simulation at this date (e.g. 24h)")(
       "stall-limit", po::value(&stall),
@@ -170,8 +183,15 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "network-model", po::value(&opt.network_model),
       "CM02 (latency + size/bandwidth, as in the papers), LV08 or SMPI (SimGrid's model of MPI, with its "
       "size-dependent factors); default CM02, SMPI for an mpi-trace application")(
-      "progress", po::value<bool>(), "progress line on stderr (default: when stderr is a terminal)")(
-      "quiet,q", po::bool_switch(&opt.quiet), "no summary on stdout")(
+      "progress", po::value<bool>(),
+      "progress on stderr: a line redrawn every second on a terminal, else a line every --progress-every "
+      "(default: true, but false with --quiet when stderr is not a terminal)")(
+      "progress-every", po::value(&progress_every)->default_value("1min"),
+      "wall time between two progress lines when stderr is not a terminal")("quiet,q", po::bool_switch(&opt.quiet),
+                                                                            "no summary on stdout")(
+      "check-inputs", po::bool_switch(&check_inputs),
+      "check every input as this run would (files, --set, --protocol, --param), then exit 0 or 2 without "
+      "simulating")(
       "self-test", po::value(&self_test),
       "testing aid: crash (abort at once) or hang (never end), for sweep runners; maxmin-abort (the first "
       "attempt of the simulation aborts as SimGrid does on its max-min precision); fold-often (the consistency "
@@ -189,12 +209,9 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   if (opt.trace_level < 0 || opt.trace_level > 2)
     throw InputError("command line", vm.count("trace-level") ? "--trace-level" : "--event-trace-level",
                      "expected 0, 1 or 2");
+  opt.seed = parse_seed(seed, "--seed");
   RunConfig config = load_scenario(files, opt.overrides);
   opt.params = parse_params(params);
-  // A run that crashes or never ends, on purpose: how the sweep runner's handling of both is tested.
-  if (self_test == "crash") std::abort();
-  if (self_test == "hang")
-    while (true) pause();
   if (!end.empty()) {
     std::string why;
     auto v = units::parse(end, units::Kind::Duration, &why);
@@ -208,10 +225,37 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
     if (!v || !(*v > 0)) throw InputError("command line", "--stall-limit", v ? "must be greater than zero" : why);
     opt.stall_limit = *v;
   }
-  opt.progress = vm.count("progress") ? vm["progress"].as<bool>() : isatty(STDERR_FILENO) != 0;
+  // A terminal gets a line redrawn in place; a log (a batch job, a pipe) a line now and then, so
+  // that a long run is never silent until it ends.
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  const bool progress = vm.count("progress") ? vm["progress"].as<bool>() : terminal || !opt.quiet;
+  opt.progress = !progress ? ProgressStyle::Off : terminal ? ProgressStyle::Terminal : ProgressStyle::Lines;
+  {
+    std::string why;
+    auto v = units::parse(progress_every, units::Kind::Duration, &why);
+    if (!v || !(*v > 0)) throw InputError("command line", "--progress-every", v ? "must be greater than zero" : why);
+    opt.progress_every = *v;
+  }
   opt.simgrid_args = sg_args;
   if (self_test == "fold-often") opt.oracle_fold_every = 16;
   config.options = opt;
+
+  if (check_inputs) { // what a run checks before its first simulated second, in a child (one engine each)
+    const Attempt a = attempt_in_child([&] {
+      return exit_status_of([&] {
+        Run run(config);
+        std::vector<std::string> argv{program};
+        argv.insert(argv.end(), sg_args.begin(), sg_args.end());
+        run.prepare(argv);
+        return 0;
+      });
+    });
+    return a.signal > 0 ? 3 : a.exit_status;
+  }
+  // A run that crashes or never ends, on purpose: how the sweep runner's handling of both is tested.
+  if (self_test == "crash") std::abort();
+  if (self_test == "hang")
+    while (true) pause();
 
   // The simulation runs in a child: SimGrid's max-min precision abort starts it again with ten
   // times the precision (sim/cli/run_attempts.hpp).
@@ -248,6 +292,12 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
                  *a.maxmin_abort, 10 * *a.maxmin_abort);
     config.options.maxmin_aborted_at = *a.maxmin_abort;
   }
+}
+
+int check_run_inputs(const std::vector<std::string>& run_args, const std::string& program) {
+  std::vector<std::string> args = run_args;
+  args.push_back("--check-inputs");
+  return exit_status_of([&] { return run_command(args, program); });
 }
 
 int validate_command(const std::vector<std::string>& raw_args, const std::string& program) {

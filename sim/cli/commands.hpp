@@ -12,6 +12,9 @@ int run_command(const std::vector<std::string>& args, const std::string& program
 /** @brief @p body's exit status; an input error it throws is said on stderr as main says it and
  *  gives 2, any other exception 3 (for a child process, whose exceptions main never sees). */
 int exit_status_of(const std::function<int()>& body);
+/** @brief Checks what `ckptsim run` with @p run_args would read, as the run would before simulating
+ *  (`run --check-inputs`): 0, or 2 after saying what is wrong on stderr (3: the check crashed). */
+int check_run_inputs(const std::vector<std::string>& run_args, const std::string& program);
 int validate_command(const std::vector<std::string>& args, const std::string& program);
 int protocols_command(const std::vector<std::string>& args);
 /** @brief Lists the protocols, application kinds and storage models with their parameters or fields. */

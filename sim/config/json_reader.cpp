@@ -1,5 +1,8 @@
 #include "sim/config/json_reader.hpp"
 
+#include "sim/config/file_errors.hpp"
+#include "sim/config/nearest.hpp"
+
 #include <cmath>
 #include <fmt/format.h>
 #include <fstream>
@@ -117,7 +120,18 @@ const json* ObjectReader::optional(const std::string& key) {
 
 const json& ObjectReader::required(const std::string& key) {
   const json* v = optional(key);
-  if (!v) at_.fail(fmt::format("missing required field \"{}\"", key));
+  if (!v) {
+    // A field of the document near the missing one, that nothing read so far, is most likely its
+    // misspelling ("totaltime"): named as the unknown field it is, rather than the missing one only.
+    std::vector<std::string> unread;
+    for (const auto& [k, value] : obj_.items())
+      if (!is_documentation_key(k) && !seen_.count(k)) unread.push_back(k);
+    for (const auto& k : unread)
+      if (nearest_name(k, {key}))
+        (at_ / k).fail(
+            fmt::format("unknown field \"{}\" (did you mean \"{}\"? it is required here and missing)", k, key));
+    at_.fail(fmt::format("missing required field \"{}\"", key));
+  }
   return *v;
 }
 
@@ -126,7 +140,9 @@ void ObjectReader::finish() const {
     if (is_documentation_key(key)) continue;
     if (!seen_.count(key)) {
       std::vector<std::string> known(seen_.begin(), seen_.end());
-      (at_ / key).fail(fmt::format("unknown field \"{}\" (known fields here: {})", key, fmt::join(known, ", ")));
+      const auto near = nearest_name(key, known);
+      (at_ / key).fail(fmt::format("unknown field \"{}\" ({}known fields here: {})", key,
+                                   near ? "did you mean \"" + *near + "\"? " : "", fmt::join(known, ", ")));
     }
   }
 }
@@ -141,7 +157,7 @@ json parse_json_text(const std::string& text, const std::string& name) {
 
 json load_json_file(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open file");
+  if (!in) throw InputError(path, "", cannot_open_reason(path));
   std::stringstream ss;
   ss << in.rdbuf();
   return parse_json_text(ss.str(), path);

@@ -1,11 +1,15 @@
 #include "sim/config/timers.hpp"
 
+#include "sim/config/nearest.hpp"
+
 #include <fmt/format.h>
 
 namespace ckptsim {
 
 std::string TimerInfo::unknown(const std::string& name, const std::vector<std::string>& known) {
-  return fmt::format("unknown timer \"{}\" (known timers: {})", name, fmt::join(known, ", "));
+  const auto near = nearest_name(name, known);
+  return fmt::format("unknown timer \"{}\" ({}known timers: {})", name, near ? "did you mean \"" + *near + "\"? " : "",
+                     fmt::join(known, ", "));
 }
 
 namespace {

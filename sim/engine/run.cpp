@@ -1,4 +1,5 @@
 #include "sim/engine/run.hpp"
+#include "sim/config/nearest.hpp"
 
 #include "sim/engine/watchdog.hpp"
 #include "sim/node/node_runtime.hpp"
@@ -92,7 +93,8 @@ void Run::prepare(std::vector<std::string> simgrid_argv) {
       std::vector<std::string> names;
       for (const auto& [name, desc] : info.params) names.push_back(name);
       throw InputError("command line", "--param " + key,
-                       fmt::format("protocol \"{}\" has no parameter \"{}\" (its parameters: {})", info.name, key,
+                       fmt::format("protocol \"{}\" has no parameter \"{}\"{} (its parameters: {})", info.name, key,
+                                   did_you_mean(key, names),
                                    names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "))));
     }
   }
@@ -201,7 +203,8 @@ void Run::set_quiet(NodeId endpoint, bool quiet) { ending_.termination.set_quiet
 
 bool Run::try_terminate() {
   if (ending_.end.over()) return true;
-  if ((ending_.events & 0xffff) == 0 && inputs_.config.options.progress) report_progress();
+  // The wall clock is read every 4,096 wake-ups (a vDSO call: nothing next to a wake-up's cost).
+  if ((ending_.events & 0xfff) == 0 && inputs_.config.options.progress != ProgressStyle::Off) report_progress();
   if (!ending_.termination.may_end({.wire_empty = wire_.empty(),
                                     .open_recoveries = failures_.recoveries.open(),
                                     .nodes_down = failures_.nodes_down,
@@ -222,15 +225,27 @@ void Run::end_run(RunEnd::Reason reason, std::string why) {
 }
 
 void Run::report_progress() {
+  const RunOptions& opt = inputs_.config.options;
+  const bool terminal = opt.progress == ProgressStyle::Terminal;
   const double w = wall_now();
-  if (w - ending_.last_progress < 1.0) return;
+  if (w - ending_.last_progress < (terminal ? 1.0 : opt.progress_every)) return;
   ending_.last_progress = w;
   const double t = sg4::Engine::get_clock();
-  std::fprintf(stderr, "\r[ckptsim] simulated %s, %.0f events/s, %d/%d processes done, %llu failures   ",
-               units::format_duration(t).c_str(),
-               static_cast<double>(ending_.events) / std::max(1e-9, w - ending_.wall_start),
-               ending_.termination.finished_count(), num_nodes(),
-               static_cast<unsigned long long>(failures_.recoveries.struck()));
+  // The share of the failure-free work the processes have reached at least once (work redone
+  // after a rollback does not count twice).
+  const std::string share =
+      ending_.failure_free_work > 0
+          ? fmt::format(", {:.1f} % of the work done",
+                        std::min(100.0, 100 * ending_.termination.furthest_work_total() / ending_.failure_free_work))
+          : "";
+  const std::string line = fmt::format(
+      "simulated {}{}, {:.0f} events/s, {}/{} processes done, failures so far: {}", units::format_duration(t), share,
+      static_cast<double>(ending_.events) / std::max(1e-9, w - ending_.wall_start),
+      ending_.termination.finished_count(), num_nodes(), failures_.recoveries.struck());
+  if (terminal)
+    std::fprintf(stderr, "\r[ckptsim] %s   ", line.c_str());
+  else
+    std::fprintf(stderr, "ckptsim: progress after %.1f s of wall time: %s\n", w - ending_.wall_start, line.c_str());
   std::fflush(stderr);
 }
 
@@ -314,6 +329,10 @@ RunResult Run::simulate() {
   observe_.trace.open(inputs_.config.options.trace_file, inputs_.config.options.trace_level);
   observe_.open_paje(inputs_.config.options.paje_file, platform_.layout, protocol_.services);
   ending_.wall_start = wall_now();
+  ending_.last_progress = ending_.wall_start;
+  if (inputs_.config.options.progress != ProgressStyle::Off)
+    for (NodeId p = 0; p < num_nodes(); p++) ending_.failure_free_work += workload_->failure_free_work(p);
+  if (!std::isfinite(ending_.failure_free_work)) ending_.failure_free_work = 0; // no share to say
   if (observe_.trace.enabled(0)) {
     // Who is where, so that a reader draws the federation without the input files.
     std::vector<std::string> names, hosts, services;
@@ -336,7 +355,7 @@ RunResult Run::simulate() {
   }
   create_actors();
   engine_->run();
-  if (inputs_.config.options.progress) std::fputs("\n", stderr);
+  if (inputs_.config.options.progress == ProgressStyle::Terminal) std::fputs("\n", stderr);
   if (!ending_.end.over()) {
     std::vector<std::string> stuck;
     for (NodeId e = 0; e < num_endpoints() && stuck.size() < 10; e++)

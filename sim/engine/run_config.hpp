@@ -13,6 +13,13 @@
 
 namespace ckptsim {
 
+/** @brief What a run says of its progress on stderr while it runs. */
+enum class ProgressStyle {
+  Off,
+  Terminal, // one line redrawn every second, for a person watching
+  Lines,    // a line every RunOptions::progress_every seconds of wall time, for a log (a batch job, a pipe)
+};
+
 struct RunOptions {
   std::string protocol = "none";
   std::map<std::string, std::string> params; // protocol parameters, --param key=value
@@ -21,10 +28,11 @@ struct RunOptions {
   double stall_limit = -1; // the watchdog's limit (seconds, inf: off); negative: default_stall_limit
   std::string trace_file;
   int trace_level = 1;
-  std::string paje_file;                 // a Paje trace of the run (docs/TRACE.md, "Paje")
-  std::string output;                    // statistics file (.json, or .csv for a table)
-  std::string network_model;             // CM02, LV08, SMPI; empty: the application kind's (ApplicationKindInfo)
-  bool progress = false;                 // progress line on stderr
+  std::string paje_file;     // a Paje trace of the run (docs/TRACE.md, "Paje")
+  std::string output;        // statistics file (.json, or .csv for a table)
+  std::string network_model; // CM02, LV08, SMPI; empty: the application kind's (ApplicationKindInfo)
+  ProgressStyle progress = ProgressStyle::Off;
+  double progress_every = 60;            // wall-clock seconds between two ProgressStyle::Lines lines
   bool quiet = false;                    // no summary on stdout
   std::vector<std::string> simgrid_args; // --cfg=... / --log=... passed to SimGrid
   std::vector<std::string> overrides;    // --set PATH=VALUE, as given

@@ -20,6 +20,7 @@ void Termination::reset(int nodes, int endpoints) {
   finished_.assign(nodes, false);
   computing_.assign(nodes, false);
   best_work_.assign(nodes, 0.0);
+  furthest_work_total_ = 0;
   best_delivered_.assign(nodes, 0);
 }
 
@@ -72,7 +73,10 @@ void Termination::note_progress(NodeId node, double work, std::uint64_t delivere
   // amount, give or take rounding.
   const bool further = work > best_work_[node] * (1 + 1e-12) + 1e-12 || delivered > best_delivered_[node];
   if (!further) return;
-  best_work_[node] = std::max(best_work_[node], work);
+  if (work > best_work_[node]) {
+    furthest_work_total_ += work - best_work_[node];
+    best_work_[node] = work;
+  }
   best_delivered_[node] = std::max(best_delivered_[node], delivered);
   last_progress_ = now;
   failures_since_progress_ = 0;

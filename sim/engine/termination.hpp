@@ -85,6 +85,8 @@ class Termination {
   /** @brief When every process was last finished (the makespan), first finished; -1: not yet. */
   double all_finished_date() const { return all_finished_date_; }
   double first_all_finished() const { return first_all_finished_; }
+  /** @brief The furthest work each process ever reached, summed (the progress line's share). */
+  double furthest_work_total() const { return furthest_work_total_; }
   /** @brief When some process last went further than ever (0: not yet). */
   double last_progress() const { return last_progress_; }
   /** @brief Failures that arrived since last_progress(). */
@@ -118,6 +120,7 @@ class Termination {
   double all_finished_date_ = -1;
   double first_all_finished_ = -1;
   std::vector<double> best_work_;
+  double furthest_work_total_ = 0;
   std::vector<std::uint64_t> best_delivered_;
   bool engine_waiting_ = false;
   bool app_on_wire_ = false;

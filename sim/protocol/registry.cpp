@@ -1,6 +1,7 @@
 #include "sim/protocol/protocol.hpp"
 
 #include "sim/config/input_error.hpp"
+#include "sim/config/nearest.hpp"
 
 #include <fmt/format.h>
 
@@ -20,7 +21,9 @@ bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallbac
 }
 
 std::string ProtocolInfo::unknown(const std::string& name, const std::vector<std::string>& valid) {
-  return fmt::format("unknown protocol \"{}\" (valid protocols: {})", name, fmt::join(valid, ", "));
+  const auto near = nearest_name(name, valid);
+  return fmt::format("unknown protocol \"{}\" ({}valid protocols: {})", name,
+                     near ? "did you mean \"" + *near + "\"? " : "", fmt::join(valid, ", "));
 }
 
 } // namespace ckptsim

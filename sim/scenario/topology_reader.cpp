@@ -2,6 +2,7 @@
  * the "storage" and "failures" objects, whose fields belong to the registered storage models and
  * failure sources. Above the plug-in folders it reads for (sim/storage, sim/failures), so that
  * sim/config, which they all build on, depends on none of them. */
+#include "sim/config/file_errors.hpp"
 #include "sim/scenario/readers.hpp"
 
 #include "sim/failures/source.hpp"
@@ -271,8 +272,7 @@ Topology parse_topology(const json& doc, const std::string& file, const std::str
   if (auto* v = r.optional("platform")) {
     std::string name = as_string(*v, r.where("platform"));
     t.platform_xml = (!name.empty() && name[0] != '/' && !base_dir.empty()) ? base_dir + "/" + name : name;
-    if (!std::ifstream(t.platform_xml))
-      r.where("platform").fail(fmt::format("cannot open platform file \"{}\"", t.platform_xml));
+    if (!std::ifstream(t.platform_xml)) r.where("platform").fail(cannot_open_reason(t.platform_xml, "platform file"));
   }
   const bool from_xml = !t.platform_xml.empty();
   const json* clusters = from_xml ? r.optional("clusters") : &r.required("clusters");

@@ -98,6 +98,30 @@ TEST(Sweep, DryRunListsEveryRunAndWritesNothing) {
   EXPECT_FALSE(fs::exists(dir + "/sweep.jsonl"));
 }
 
+TEST(Sweep, DryRunChecksEveryRunsInputsAndExitsTwoBeforeAnyRun) {
+  // A mistyped field is a path the --set syntax lets through (the document may hold any field):
+  // only the timer file's loader refuses it, as each run would.
+  const std::string dir = make_sweep(
+      {{"axes",
+        json::array({{{"name", "period"}, {"set", "timers/default/checkpoint_periodd"}, {"values", {"5min"}}}})}});
+  const auto o = run_cli(fmt::format("sweep {}/sweep.json --dry-run", dir));
+  EXPECT_EQ(o.status, 2) << o.out;
+  EXPECT_NE(o.out.find("timers.json: /default/checkpoint_periodd: unknown timer \"checkpoint_periodd\" (did you "
+                       "mean \"checkpoint_period\"?"),
+            std::string::npos)
+      << o.out;
+  // Checked once per command line but its seed: two protocols, two refusals.
+  EXPECT_NE(o.out.find("sweep: run 0 (period=5min;protocol=coordinated;storage=;seed=1) and the runs differing from "
+                       "it only by their seed: refused (above)"),
+            std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("sweep: " + dir + "/sweep.json: the inputs of 2 distinct run(s) are refused: nothing would run"),
+            std::string::npos)
+      << o.out;
+  EXPECT_EQ(o.out.find("pending"), std::string::npos) << o.out; // nothing listed
+  EXPECT_FALSE(fs::exists(dir + "/sweep.jsonl"));
+}
+
 TEST(Sweep, OneAndTwoJobsGiveTheSameResultsAndTheAxisReallyChangesTheInput) {
   const std::string dir = make_sweep(json::object());
   const auto one = run_cli(fmt::format("sweep {}/sweep.json --jobs 1 --out {}/one", dir, dir));
@@ -149,6 +173,15 @@ TEST(Sweep, ACrashAndARunPastItsTimeLimitAreRecordedAndTheOthersGoOn) {
   const auto o = run_cli(fmt::format("sweep {}/sweep.json --jobs 2", dir));
   EXPECT_EQ(o.status, 3) << o.out;
   EXPECT_NE(o.out.find("3 run(s) done now (0 recorded before), 2 failed"), std::string::npos) << o.out;
+  // Why they failed, on the terminal too (the records hold the whole story).
+  EXPECT_NE(
+      o.out.find("sweep: run 0 (self-test=crash;protocol=coordinated;storage=;seed=1): crashed: killed by signal 6"),
+      std::string::npos)
+      << o.out;
+  EXPECT_NE(o.out.find("sweep: run 2 (self-test=hang;protocol=coordinated;storage=;seed=1): timeout: killed after "
+                       "the time limit of 3 s"),
+            std::string::npos)
+      << o.out;
   const auto rows = rows_of(slurp(dir + "/sweep.csv"));
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].at("self-test"), "crash");

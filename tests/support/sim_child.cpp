@@ -123,7 +123,7 @@ RunConfig make_config(json topology, json application, json timers) {
   c.application_file = "<test:application>";
   c.timers_file = "<test:timers>";
   c.base_dir = ".";
-  c.options.progress = false;
+  c.options.progress = ProgressStyle::Off;
   return c;
 }
 

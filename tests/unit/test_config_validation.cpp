@@ -145,9 +145,10 @@ TEST(ConfigDocumentationKeys, AreNeverReadAsClusterNodeOrTimerNames) {
 TEST(ConfigTopology, UnknownKeyListsTheKnownKeys) {
   json t = two_clusters();
   t["mtbff"] = "5h";
-  EXPECT_TRUE(topology_fails(t, "/mtbff",
-                             "unknown field \"mtbff\" (known fields here: clusters, clusters_at, controller, domains, "
-                             "failures, link_failures, mtbf, platform, sites, storage, wan)"));
+  EXPECT_TRUE(topology_fails(
+      t, "/mtbff",
+      "unknown field \"mtbff\" (did you mean \"mtbf\"? known fields here: clusters, clusters_at, controller, domains, "
+      "failures, link_failures, mtbf, platform, sites, storage, wan)"));
   t = two_clusters();
   t["clusters"][1]["san"]["jitter"] = 0;
   EXPECT_TRUE(topology_fails(t, "/clusters/1/san/jitter",
@@ -160,9 +161,10 @@ TEST(ConfigTopology, UnknownKeyOfASingleClusterTopologyStillListsWan) {
   t["clusters"].erase(1);
   t.erase("wan");
   t["mtbfh"] = 1;
-  EXPECT_TRUE(topology_fails(t, "/mtbfh",
-                             "unknown field \"mtbfh\" (known fields here: clusters, clusters_at, controller, domains, "
-                             "failures, link_failures, mtbf, platform, sites, storage, wan)"));
+  EXPECT_TRUE(topology_fails(
+      t, "/mtbfh",
+      "unknown field \"mtbfh\" (did you mean \"mtbf\"? known fields here: clusters, clusters_at, controller, domains, "
+      "failures, link_failures, mtbf, platform, sites, storage, wan)"));
 }
 
 TEST(ConfigTopology, MissingField) {
@@ -283,7 +285,8 @@ TEST(ConfigJson, InvalidSyntaxNamesTheFileAndByteOffset) {
   std::string path = write(dir, "broken.json", "{\"a\": 1,}");
   EXPECT_TRUE(fails_with([&] { load_json_file(path); }, path, "", "invalid JSON at byte 9: "));
   EXPECT_TRUE(fails_with([&] { load_json_file(path); }, path, "", "line 1, column 9"));
-  EXPECT_TRUE(fails_with([&] { load_json_file(dir + "/absent.json"); }, dir + "/absent.json", "", "cannot open file"));
+  EXPECT_TRUE(fails_with([&] { load_json_file(dir + "/absent.json"); }, dir + "/absent.json", "",
+                         "cannot open this file (" + dir + "/absent.json): No such file or directory"));
   // Comments are accepted: input files are meant to be annotated.
   EXPECT_EQ(load_json_file(write(dir, "c.json", "// note\n{\"a\": /* x */ 1}"))["a"], 1);
 }
@@ -291,12 +294,12 @@ TEST(ConfigJson, InvalidSyntaxNamesTheFileAndByteOffset) {
 TEST(ConfigTrace, MissingTraceFile) {
   std::string dir = temp_dir();
   EXPECT_TRUE(fails_with([&] { load_failure_trace(dir + "/none.txt"); }, dir + "/none.txt", "",
-                         "cannot open failure trace file"));
+                         "cannot open this failure trace file (" + dir + "/none.txt): No such file or directory"));
   json t = two_clusters();
   t["failures"] = {{"model", "trace"}, {"trace", "none.txt"}};
   // A relative trace file name is resolved against the topology's folder.
   EXPECT_TRUE(fails_with([&] { parse_topology(t, "topo.json", dir); }, dir + "/none.txt", "",
-                         "cannot open failure trace file"));
+                         "cannot open this failure trace file (" + dir + "/none.txt)"));
 }
 
 TEST(ConfigTrace, ValidTraceWithCommentsAndUnits) {
@@ -371,6 +374,14 @@ TEST(ConfigApplication, UnknownKeyKindAndMissingField) {
   EXPECT_TRUE(application_fails(a, "/kind", "\"random\" is not one of: stochastic, scripted"));
   a = stochastic_app();
   a.erase("total_time");
+  EXPECT_TRUE(application_fails(a, "", "missing required field \"total_time\""));
+  // A misspelt required field is named as the unknown field it is, with the field meant.
+  a["totaltime"] = "10h";
+  EXPECT_TRUE(application_fails(a, "/totaltime",
+                                "unknown field \"totaltime\" (did you mean \"total_time\"? it is required here and "
+                                "missing)"));
+  a.erase("totaltime");
+  a["message"] = 1; // a field not near the missing one: the missing one is what is said
   EXPECT_TRUE(application_fails(a, "", "missing required field \"total_time\""));
   a = stochastic_app();
   a["clusters"][1].erase("compute");
@@ -483,11 +494,12 @@ TEST(ConfigTimers, UnknownTimerOrKey) {
   for (const std::string& name : TimerRegistry::instance().names()) known += (known.empty() ? "" : ", ") + name;
   EXPECT_NE(known.find("checkpoint_period"), std::string::npos);
   json doc = {{"default", {{"checkpoint_perod", "1h"}}}};
-  EXPECT_TRUE(timers_fail(doc, "/default/checkpoint_perod",
-                          "unknown timer \"checkpoint_perod\" (known timers: " + known + ")"));
+  EXPECT_TRUE(timers_fail(
+      doc, "/default/checkpoint_perod",
+      "unknown timer \"checkpoint_perod\" (did you mean \"checkpoint_period\"? known timers: " + known + ")"));
   doc = {{"defaults", {{"checkpoint_period", "1h"}}}};
   EXPECT_TRUE(timers_fail(doc, "/defaults",
-                          "unknown field \"defaults\" (known fields here: clusters, default, "
+                          "unknown field \"defaults\" (did you mean \"default\"? known fields here: clusters, default, "
                           "processes)"));
   doc = {{"default", 3600}};
   EXPECT_TRUE(timers_fail(doc, "/default", "expected an object, found number"));

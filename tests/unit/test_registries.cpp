@@ -281,7 +281,8 @@ TEST(Timers, RegisteredByThePluginsAndATestTimerIsUsableButNotListed) {
   EXPECT_EQ(problem_of([] {
               parse_timers(json{{"clusters", {{"c1", {{"gc_periods", "1h"}}}}}}, "timers.json", two_clusters());
             }),
-            "/clusters/c1/gc_periods: unknown timer \"gc_periods\" (known timers: checkpoint_period, gc_period)");
+            "/clusters/c1/gc_periods: unknown timer \"gc_periods\" (did you mean \"gc_period\"? known timers: "
+            "checkpoint_period, gc_period)");
 }
 
 // What `ckptsim list` prints after the protocols: a line per module, its fields indented below.

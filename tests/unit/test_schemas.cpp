@@ -248,7 +248,7 @@ std::set<std::string> loader_fields(const std::function<void()>& parse) {
     parse();
   } catch (const InputError& e) {
     const std::string& p = e.problem();
-    const std::string head = "(known fields here: ";
+    const std::string head = "known fields here: ";
     auto b = p.find(head);
     EXPECT_NE(b, std::string::npos) << p;
     std::set<std::string> out;

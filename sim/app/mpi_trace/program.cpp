@@ -17,6 +17,15 @@ namespace {
   throw InputError(t.files[a.file], fmt::format("line {}", a.line), problem);
 }
 
+// The commonest cause of an unmatched message in a trace SMPI wrote: the partner's MPI_Sendrecv
+// with MPI_PROC_NULL on one side leaves no action at all, not even the half that happens.
+std::string proc_null_hint(int partner) {
+  return fmt::format(". If rank {} calls MPI_Sendrecv with MPI_PROC_NULL as source or destination, SMPI's trace "
+                     "holds nothing of that call, not even its real send or receive: call MPI_Send or MPI_Recv where "
+                     "the other side is MPI_PROC_NULL (workloads/mpi/README.md)",
+                     partner);
+}
+
 void lower_rank(const Trace& t, int rank, RankBuilder& b) {
   const auto& actions = t.ranks[static_cast<std::size_t>(rank)];
   for (std::uint32_t i = 0; i < actions.size(); i++) {
@@ -90,9 +99,9 @@ void match(const Trace& t, Program& p, const std::vector<std::vector<PendingSend
       const TraceAction& a = t.ranks[static_cast<std::size_t>(s)][op.action];
       if (it == posted.end() || it->second.empty())
         fail_trace(t, a,
-                   fmt::format("rank {}'s {} to rank {}{} has no matching receive in rank {}'s trace", s,
+                   fmt::format("rank {}'s {} to rank {}{} has no matching receive in rank {}'s trace{}", s,
                                action_name(a.action), ps.dst, ps.tag >= 0 ? fmt::format(" (tag {})", ps.tag) : "",
-                               ps.dst));
+                               ps.dst, proc_null_hint(ps.dst)));
       std::uint32_t r = it->second.front();
       it->second.pop_front();
       op.first = r;
@@ -107,8 +116,9 @@ void match(const Trace& t, Program& p, const std::vector<std::vector<PendingSend
       const Recv& r = p.ranks[static_cast<std::size_t>(dst)].recvs[left.front()];
       const TraceAction& a = t.ranks[static_cast<std::size_t>(dst)][r.action];
       fail_trace(t, a,
-                 fmt::format("rank {}'s {} from rank {}{} has no matching send in rank {}'s trace", dst,
-                             action_name(a.action), src, tag >= 0 ? fmt::format(" (tag {})", tag) : "", src));
+                 fmt::format("rank {}'s {} from rank {}{} has no matching send in rank {}'s trace{}", dst,
+                             action_name(a.action), src, tag >= 0 ? fmt::format(" (tag {})", tag) : "", src,
+                             proc_null_hint(src)));
     }
 }
 

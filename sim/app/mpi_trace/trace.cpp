@@ -5,6 +5,7 @@
  * when the rank's "init" has an argument, as SMPI does for MPE traces). docs/MODEL.md tells what
  * each action does in the replay. */
 #include "sim/app/mpi_trace/trace.hpp"
+#include "sim/config/file_errors.hpp"
 
 #include "sim/config/input_error.hpp"
 
@@ -351,7 +352,7 @@ constexpr bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c ==
 
 RawFile read_lines(const std::string& path, const std::string& what) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, "", fmt::format("cannot read this {}", what));
+  if (!in) throw InputError(path, "", cannot_open_reason(path, what));
   RawFile f;
   // In one read: a trace of a few hundred thousand actions is tens of megabytes.
   in.seekg(0, std::ios::end);

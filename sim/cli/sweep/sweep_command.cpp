@@ -47,7 +47,7 @@ struct SweepArgs {
   bool only_given = false;
   bool retry_failed = false;
   bool restart = false;
-  int progress = -1; // -1: when stderr is a terminal
+  int progress = -1; // -1: on (a line redrawn on a terminal, else one per finished run); 0: off
 };
 
 const char* kHelp = R"(usage: ckptsim sweep FILE [OPTIONS]
@@ -58,7 +58,8 @@ Runs every point of a sweep file (docs/SWEEP.md), each run in its own process.
                       a run past it is killed and recorded as "timeout"
   --out PREFIX        results PREFIX.jsonl, PREFIX.csv, PREFIX.points.csv (default: the file's "output",
                       else the sweep file's name without .json)
-  --dry-run           list the runs (done or pending) and their `ckptsim run` command lines
+  --dry-run           check every run's inputs (exit 2 if any is refused), then list the runs (done or
+                      pending) and their `ckptsim run` command lines
   --emit jobs|slurm   print one command line per batch of pending runs (for GNU parallel or any scheduler),
                       or a Slurm job-array script over them; merge their parts with `ckptsim merge`
   --runs-per-task N   with --emit: runs per job line or array task (default: 1 line per run; Slurm: the
@@ -69,7 +70,7 @@ Runs every point of a sweep file (docs/SWEEP.md), each run in its own process.
   --only LIST         run only these run indices (e.g. 7 or 0-9,12)
   --retry-failed      run again the runs recorded as failed (default: a recorded run is done)
   --restart           discard the results of an earlier sweep (and its parts) and start over
-  --progress BOOL     progress line on stderr (default: when stderr is a terminal)
+  --progress BOOL     progress on stderr (default true): a line redrawn on a terminal, else one per finished run
 On SIGTERM (a scheduler's time limit or cancellation) the runs under way are stopped and recorded as
 crashed, the tables written, and the sweep exits with 3; the runs not started stay pending.
 Exit status: 0 every run succeeded, 3 some run failed (recorded, the others went on) or the sweep was
@@ -180,6 +181,51 @@ std::vector<std::pair<std::string, std::vector<Record>>> recorded_runs(const std
   return out;
 }
 
+/** Checks the inputs of every run as the run would (`ckptsim run --check-inputs`), once per
+ * distinct command line but its seed (a seed changes no input); says on stderr which runs are
+ * refused, after each check's own message. Returns how many command lines were refused. */
+std::size_t check_inputs_of(const std::vector<RunSpec>& runs, const std::string& program) {
+  std::set<std::vector<std::string>> checked;
+  std::size_t refused = 0;
+  for (const auto& run : runs) {
+    std::vector<std::string> but_seed;
+    for (std::size_t i = 0; i < run.args.size(); i++)
+      if (run.args[i] == "--seed")
+        i++;
+      else
+        but_seed.push_back(run.args[i]);
+    if (!checked.insert(but_seed).second) continue;
+    if (check_run_inputs(run.args, program) != 0) {
+      std::fprintf(stderr, "sweep: run %zu (%s) and the runs differing from it only by their seed: refused (above)\n",
+                   run.index, run.key.c_str());
+      refused++;
+    }
+  }
+  return refused;
+}
+
+/** Says on stderr why the first failed runs among @p indices failed (the reason is in the
+ * .jsonl; a terminal that only says "2 failed" leaves the user to look for it). */
+void say_first_failures(const std::string& jsonl, const std::set<std::size_t>& indices, std::size_t max = 3) {
+  std::size_t said = 0, failed = 0;
+  std::map<std::size_t, Record> last; // a run retried here: its latest record
+  for (auto& r : read_records(jsonl))
+    if (indices.count(r.index)) last[r.index] = std::move(r);
+  for (const auto& [index, r] : last) {
+    if (r.status == "ok") continue;
+    failed++;
+    if (said == max) continue;
+    said++;
+    std::string why = r.error;
+    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+    const auto nl = why.rfind('\n');
+    std::fprintf(stderr, "sweep: run %zu (%s): %s%s%s\n", index, r.key.c_str(), r.status.c_str(),
+                 why.empty() ? "" : ": ", why.substr(nl == std::string::npos ? 0 : nl + 1).c_str());
+  }
+  if (failed > said)
+    std::fprintf(stderr, "sweep: ... and %zu more failed run(s): see %s\n", failed - said, jsonl.c_str());
+}
+
 std::string self_path(const std::string& program) {
   std::error_code ec;
   auto p = fs::read_symlink("/proc/self/exe", ec);
@@ -236,6 +282,12 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
   }
 
   if (args.dry_run) {
+    // Every run's inputs, --set paths included, before any run: a typo would otherwise fail each run.
+    if (const std::size_t refused = check_inputs_of(runs, program); refused > 0) {
+      std::fprintf(stderr, "sweep: %s: the inputs of %zu distinct run(s) are refused: nothing would run\n",
+                   args.file.c_str(), refused);
+      return 2;
+    }
     std::printf("%s: %zu runs, %zu pending; results in %s\n", args.file.c_str(), runs.size(), pending.size(),
                 files.csv.c_str());
     std::set<std::size_t> todo;
@@ -289,12 +341,17 @@ int sweep_command(const std::vector<std::string>& raw_args, const std::string& p
   discard_earlier();
   std::vector<Record> kept_records;
   for (auto& [k, r] : latest) kept_records.push_back(r);
-  SweepProgress progress(pending.size(), args.progress < 0 ? isatty(STDERR_FILENO) != 0 : args.progress == 1);
+  SweepProgress progress(pending.size(), args.progress != 0, isatty(STDERR_FILENO) != 0);
   const auto outcome =
       execute_runs(spec, pending, kept_records, files, fingerprint, args.jobs, time_limit, program, progress,
                    /*write_points=*/only.empty());
   std::fprintf(stderr, "sweep: %zu run(s) done now (%zu recorded before), %zu failed; results: %s\n", outcome.finished,
                latest.size(), outcome.failed, files.csv.c_str());
+  if (outcome.failed > 0) {
+    std::set<std::size_t> now;
+    for (const auto* p : pending) now.insert(p->index);
+    say_first_failures(files.jsonl, now);
+  }
   if (outcome.stopped) {
     std::fprintf(stderr,
                  "sweep: stopped by SIGTERM: the runs under way are recorded as crashed, %zu run(s) not started "

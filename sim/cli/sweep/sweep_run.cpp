@@ -101,13 +101,15 @@ std::string sweep_fingerprint(const SweepSpec& spec) {
   return fmt::format("{:016x}", h);
 }
 
-SweepProgress::SweepProgress(std::size_t total, bool enabled)
+SweepProgress::SweepProgress(std::size_t total, bool enabled, bool terminal)
     : total_(total)
     , enabled_(enabled)
+    , terminal_(terminal)
     , start_(std::chrono::steady_clock::now()) {}
 
 void SweepProgress::update(std::size_t done, std::size_t failed, std::size_t running) {
-  if (!enabled_) return;
+  if (!enabled_ || (!terminal_ && done == said_done_)) return;
+  said_done_ = done;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   std::string eta = "-";
   if (done > 0 && done < total_) {
@@ -115,10 +117,10 @@ void SweepProgress::update(std::size_t done, std::size_t failed, std::size_t run
     eta = left >= 60 ? fmt::format("{}m{:02}s", static_cast<int>(left / 60), static_cast<int>(left) % 60)
                      : fmt::format("{:.0f}s", left);
   }
-  std::fprintf(stderr, "\rsweep: %zu/%zu runs done, %zu failed, %zu running, %.0f s elapsed, ETA %s   ", done, total_,
-               failed, running, elapsed, eta.c_str());
+  std::fprintf(stderr, "%ssweep: %zu/%zu runs done, %zu failed, %zu running, %.0f s elapsed, ETA %s%s",
+               terminal_ ? "\r" : "", done, total_, failed, running, elapsed, eta.c_str(), terminal_ ? "   " : "\n");
   std::fflush(stderr);
-  drawn_ = true;
+  drawn_ = terminal_;
 }
 
 void SweepProgress::finish() {

@@ -26,14 +26,18 @@ std::string sweep_fingerprint(const SweepSpec& spec);
 /** @brief The "runs done / total, failures, ETA" line on stderr. */
 class SweepProgress {
  public:
-  SweepProgress(std::size_t total, bool enabled);
+  /** @brief @p enabled: on a @p terminal a line redrawn at each change, elsewhere (a batch job's log)
+   *  a line per finished run. */
+  SweepProgress(std::size_t total, bool enabled, bool terminal);
   void update(std::size_t done, std::size_t failed, std::size_t running);
   void finish();
 
  private:
   std::size_t total_;
   bool enabled_;
+  bool terminal_;
   bool drawn_ = false;
+  std::size_t said_done_ = 0; // runs done at the last line (not a terminal: a line per finished run)
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -4,6 +4,7 @@
  * optional), times in Unix epoch seconds. Each event of type 0 (unavailable) strikes log node
  * node_id at its start and keeps it down until its end; type 1 (available) is no failure.
  * docs/INPUTS.md, "Failure logs". */
+#include "sim/config/file_errors.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/failures/log_source.hpp"
 
@@ -42,7 +43,7 @@ struct FtaFields {
 
 LogSelection read_fta(const std::string& path, const FtaFields& f) {
   std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open the FTA event trace");
+  if (!in) throw InputError(path, "", cannot_open_reason(path, "FTA event trace"));
   LogSelection s;
   s.file = path;
   std::array<std::size_t, kColumns.size()> at{};

@@ -5,6 +5,7 @@
  * written m/d/yyyy h:mm. One system is replayed (its "System" number); each record strikes log
  * node nodenumz at Prob Started and keeps it down until Prob Fixed. docs/INPUTS.md, "Failure logs". */
 #include "sim/failures/lanl/lanl.hpp"
+#include "sim/config/file_errors.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/failures/log_source.hpp"
 
@@ -84,7 +85,7 @@ double window_date(const json& j, const Where& at) {
 
 LogSelection read_lanl(const std::string& path, const LanlFields& f) {
   std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open the LANL failure log");
+  if (!in) throw InputError(path, "", cannot_open_reason(path, "LANL failure log"));
   LogSelection s;
   s.file = path;
   std::string line;

@@ -1,4 +1,5 @@
 #include "sim/failures/trace/trace.hpp"
+#include "sim/config/file_errors.hpp"
 
 #include "sim/config/input_error.hpp"
 #include "sim/failures/replay.hpp"
@@ -12,7 +13,7 @@ namespace ckptsim {
 
 std::vector<FailureEvent> load_failure_trace(const std::string& path, std::vector<LinkFailureSpec>* links) {
   std::ifstream in(path);
-  if (!in) throw InputError(path, "", "cannot open failure trace file");
+  if (!in) throw InputError(path, "", cannot_open_reason(path, "failure trace file"));
   std::vector<FailureEvent> events;
   std::string line;
   int lineno = 0;
