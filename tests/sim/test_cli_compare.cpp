@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -77,13 +78,21 @@ TEST(CliCompare, SameFailureUnderEveryProtocolAndOneRowEach) {
   EXPECT_NE(o.out.find("coordinated              5 s c0-1"), std::string::npos) << o.out;
 }
 
-TEST(CliCompare, AProtocolRejectingTheInputIsReportedAndTheOthersRun) {
-  // cck needs a stencil application: its child exits 2, the table says so, the command exits 3.
-  auto o = run_compare("--protocols cck,none --seed 3" + inputs());
-  EXPECT_EQ(o.status, 3) << o.out;
-  EXPECT_NE(o.out.find("failed (exit 2)"), std::string::npos) << o.out;
+TEST(CliCompare, AProtocolRejectingTheInputStopsTheComparisonBeforeAnyRun) {
+  // cck needs a stencil application: checked before any run, said once, exit 2, no table.
+  auto o = run_compare("--protocols none,cck --seed 3" + inputs());
+  EXPECT_EQ(o.status, 2) << o.out;
   EXPECT_NE(o.out.find("stencil"), std::string::npos) << o.out; // cck's own message
-  EXPECT_NE(o.out.find("\nnone "), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find("ckptsim compare: cck refused (above): nothing ran"), std::string::npos) << o.out;
+  EXPECT_EQ(o.out.find("makespan"), std::string::npos) << o.out;
+  // A bad parameter of one protocol, or a bad option of every run: said once, nothing runs.
+  auto param = run_compare("--protocols none,coordinated:nosuch=1 --seed 3" + inputs());
+  EXPECT_EQ(param.status, 2) << param.out;
+  EXPECT_EQ(param.out.find("makespan"), std::string::npos) << param.out;
+  auto option = run_compare("--protocols none,coordinated --sed 3" + inputs());
+  EXPECT_EQ(option.status, 2) << option.out;
+  EXPECT_EQ(option.out, "ckptsim: command line: --sed: unknown option (did you mean \"--seed\"?)\n"
+                        "ckptsim compare: none refused (above): nothing ran\n");
 }
 
 TEST(CliCompare, UnknownProtocolOrBadInputIsAnInputError) {
@@ -155,4 +164,78 @@ TEST(CliCompare, LinkFailuresAddTheNetworkColumns) {
   auto plain = run_compare("--protocols none --csv " + csv + inputs());
   ASSERT_EQ(plain.status, 0) << plain.out;
   EXPECT_EQ(read_csv(csv)[0].back(), "violations");
+}
+
+TEST(CliCompare, SeedsGiveEachProtocolsMeanAndIntervalThatSingleRunsReproduce) {
+  nlohmann::json topo = small_topology(2, 2, 4 * 3600.0);
+  nlohmann::json app = small_application(2, 20, 2 * 3600.0, 0.3, 0.05);
+  nlohmann::json timers = {{"default", {{"checkpoint_period", "10min"}}}};
+  const std::string files = " --topology " + write("cmps-topo.json", topo) + " --application " +
+                            write("cmps-app.json", app) + " --timers " + write("cmps-timers.json", timers);
+  const std::string csv = temp_path("cmps.csv");
+  auto o = run_compare("--protocols none,coordinated --seeds 1-3,7 --jobs 2 --csv " + csv + files);
+  ASSERT_EQ(o.status, 0) << o.out;
+  EXPECT_NE(o.out.find("means over 4 seeds (1-3,7)"), std::string::npos) << o.out;
+  EXPECT_NE(o.out.find(" ± "), std::string::npos) << o.out;
+  auto rows = read_csv(csv);
+  ASSERT_EQ(rows.size(), 3u);
+  const auto& h = rows[0];
+  auto col = [&](const std::string& name) {
+    const auto i = static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());
+    EXPECT_LT(i, h.size()) << name;
+    return i;
+  };
+  // The same seeds run one by one: the table's means and intervals are theirs (Student's t with
+  // 3 degrees of freedom: 3.182), and each seed gives both protocols the same first failure.
+  const double t3 = 3.182;
+  std::vector<std::string> first_failure(4);
+  for (int r = 1; r <= 2; r++) {
+    const std::string protocol = rows[r][0];
+    EXPECT_EQ(rows[r][col("runs")], "4");
+    EXPECT_EQ(rows[r][col("failed")], "0");
+    std::vector<double> makespans, saves;
+    int k = 0;
+    for (int seed : {1, 2, 3, 7}) {
+      const std::string out = temp_path("cmps-" + protocol + std::to_string(seed) + ".json");
+      auto one = run_cli("run --quiet --protocol " + protocol + " --seed " + std::to_string(seed) + " --output " + out +
+                         files);
+      ASSERT_EQ(one.status, 0) << one.out;
+      std::ifstream in(out);
+      const auto doc = nlohmann::json::parse(in);
+      makespans.push_back(doc["results"]["makespan"].get<double>());
+      saves.push_back(doc["stats"]["counters"].value("storage.saves", 0.0));
+      const auto& series = doc["stats"]["series"];
+      const std::string first = series.contains("failures") ? series["failures"][0]["date"].dump() + " " +
+                                                                  series["failures"][0]["host"].get<std::string>()
+                                                            : "none";
+      if (r == 1) first_failure[k] = first;
+      EXPECT_EQ(first, first_failure[k]) << "seed " << seed;
+      k++;
+    }
+    auto mean_ci = [&](const std::vector<double>& xs) {
+      double m = 0, s2 = 0;
+      for (double x : xs) m += x / 4;
+      for (double x : xs) s2 += (x - m) * (x - m) / 3;
+      return std::pair<double, double>(m, t3 * std::sqrt(s2 / 4));
+    };
+    const auto [m, ci] = mean_ci(makespans);
+    EXPECT_NEAR(std::stod(rows[r][col("makespan (s)")]), m, 0.001) << protocol;
+    EXPECT_NEAR(std::stod(rows[r][col("makespan (s) ci95")]), ci, 0.002 + 0.001 * ci) << protocol;
+    const auto [ms, cis] = mean_ci(saves);
+    EXPECT_NEAR(std::stod(rows[r][col("ckpt saves")]), ms, 0.01) << protocol;
+    EXPECT_NEAR(std::stod(rows[r][col("ckpt saves ci95")]), cis, 0.01 + 0.001 * cis) << protocol;
+  }
+  EXPECT_GT(std::stod(rows[2][col("ckpt saves")]), 0); // coordinated saves, none does not
+  EXPECT_EQ(rows[1][col("ckpt saves")], "0.00");
+  // --seed and --seeds together, a negative seed, a seed twice: said before any run.
+  auto both = run_compare("--seed 2 --seeds 1-3" + files);
+  EXPECT_EQ(both.status, 2);
+  EXPECT_EQ(both.out, "ckptsim: command line: --seeds: give --seed (one run per protocol) or --seeds, not both\n");
+  auto twice = run_compare("--seeds 1-3,2" + files);
+  EXPECT_EQ(twice.status, 2);
+  EXPECT_EQ(twice.out, "ckptsim: command line: --seeds: seed 2 is given twice\n");
+  auto negative = run_compare("--seeds -1" + files);
+  EXPECT_EQ(negative.status, 2);
+  EXPECT_EQ(negative.out, "ckptsim: command line: --seeds: a seed is an integer from 0 to 9223372036854775807, found "
+                          "\"-1\"\n");
 }

@@ -1,8 +1,9 @@
 /* `ckptsim advise` (docs/ADVISE.md): which checkpoint plan for these inputs. Its parts: the failure
- * kinds and their rates (rates.cpp), the runs it makes in child processes (runs.cpp), the plan
+ * kinds and their rates (rates.cpp), the runs it makes in child processes (../child_runs.hpp), the plan
  * (advise_command.cpp) and the sweep that checks it (verify.cpp). */
 #pragma once
 
+#include "sim/cli/child_runs.hpp"
 #include "sim/cli/protocol_list.hpp"
 #include "sim/cli/scenario.hpp"
 #include "sim/config/topology.hpp"
@@ -28,16 +29,6 @@ struct FailureKind {
  *  (the log's window). */
 std::vector<FailureKind> failure_kinds(const Topology& topology, const std::vector<AdvisedLevel>& levels);
 
-/** @brief One `ckptsim run` in a child process: its arguments, where it writes its results, and
- *  what came of it. */
-struct ChildRun {
-  std::vector<std::string> args;
-  std::string output;
-  int status = -1;
-  nlohmann::json doc; // null when the run wrote nothing
-  std::string error;  // what it wrote on stderr
-};
-
 /** @brief advise's command line. */
 struct AdviseOptions {
   std::vector<ProtocolChoice> protocols;
@@ -49,14 +40,6 @@ struct AdviseOptions {
   ScenarioFiles files;
   std::vector<std::string> overrides;
 };
-
-/** @brief `--protocol NAME --param K=V...` for @p p. */
-std::vector<std::string> protocol_args(const ProtocolChoice& p);
-
-/** @brief Runs every one of @p runs, @p jobs at a time, their results in @p dir; progress on
- *  stderr when @p what is not empty. */
-void run_all(std::vector<ChildRun>& runs, int jobs, const std::string& program, const std::string& dir,
-             const std::string& what);
 
 /** @brief A point of the verification sweep, and what its runs gave. */
 struct SweepPoint {

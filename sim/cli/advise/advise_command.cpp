@@ -30,7 +30,6 @@ namespace ckptsim::cli {
 namespace {
 
 using advise::AdvicePlan;
-using advise::ChildRun;
 
 using advise::AdviseOptions;
 
@@ -176,9 +175,9 @@ int advise_command(const std::vector<std::string>& raw_args, const std::string& 
   const ProtocolChoice& first = o.protocols.front();
   std::vector<ChildRun> base(1);
   base[0].args = o.run_args;
-  for (auto v : {advise::protocol_args(first), failure_free(config.topology_doc)})
+  for (auto v : {protocol_args(first), failure_free(config.topology_doc)})
     base[0].args.insert(base[0].args.end(), v.begin(), v.end());
-  advise::run_all(base, 1, program, dir.string(), "");
+  run_all(base, 1, program, dir.string(), "");
   if (base[0].status != 0 || base[0].doc.is_null()) probe_failed(base[0], "failure-free");
   AdvicePlan plan;
   plan.work = result(base[0], "failure_free_time");
@@ -204,7 +203,7 @@ int advise_command(const std::vector<std::string>& raw_args, const std::string& 
           {"--set",
            "topology/storage=" + model.probe_storage(config.topology_doc["storage"], static_cast<int>(l)).dump()});
   }
-  advise::run_all(probes, o.jobs, program, dir.string(), "");
+  run_all(probes, o.jobs, program, dir.string(), "");
   for (std::size_t l = 0; l < probes.size(); l++) {
     const double makespan = result(probes[l], "makespan");
     // A level a protocol cannot use alone (a local level under hc3i) has no cost of its own.

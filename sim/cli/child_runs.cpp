@@ -1,25 +1,23 @@
-/* advise's runs: `ckptsim run` in child processes (the parent never starts SimGrid's engine),
- * several at a time, each writing its results document to a file of a temporary folder. */
-#include "sim/cli/advise/advise.hpp"
+#include "sim/cli/child_runs.hpp"
+
 #include "sim/cli/commands.hpp"
 #include "sim/cli/sweep/process_pool.hpp"
 #include "sim/config/input_error.hpp"
 
 #include <fmt/format.h>
 
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <unistd.h>
 
-namespace ckptsim::cli::advise {
+namespace ckptsim::cli {
 
 void run_all(std::vector<ChildRun>& runs, int jobs, const std::string& program, const std::string& dir,
              const std::string& what) {
   sweep::ProcessPool pool(jobs, 0);
-  const bool progress = isatty(STDERR_FILENO) != 0; // a progress line for a person, not for a log
+  const bool terminal = isatty(STDERR_FILENO) != 0; // a line redrawn for a person, a line per run for a log
   std::size_t next = 0, done = 0;
   auto finish = [&](std::size_t id, const sweep::Outcome& o) {
     ChildRun& r = runs[id];
@@ -31,7 +29,9 @@ void run_all(std::vector<ChildRun>& runs, int jobs, const std::string& program, 
     r.error.assign(std::istreambuf_iterator<char>(err), std::istreambuf_iterator<char>());
     while (!r.error.empty() && r.error.back() == '\n') r.error.pop_back();
     done++;
-    if (!what.empty() && progress) std::fprintf(stderr, "\r%s: %zu/%zu runs", what.c_str(), done, runs.size());
+    if (!what.empty())
+      std::fprintf(stderr, "%s%s: %zu/%zu runs%s", terminal ? "\r" : "", what.c_str(), done, runs.size(),
+                   terminal ? "" : "\n");
   };
   while (next < runs.size() || pool.running() > 0) {
     while (next < runs.size() && !pool.full()) {
@@ -54,7 +54,7 @@ void run_all(std::vector<ChildRun>& runs, int jobs, const std::string& program, 
     auto [id, outcome] = pool.wait_one();
     finish(id, outcome);
   }
-  if (!what.empty() && progress) std::fprintf(stderr, "\n");
+  if (!what.empty() && terminal) std::fprintf(stderr, "\n");
 }
 
 std::vector<std::string> protocol_args(const ProtocolChoice& p) {
@@ -63,19 +63,4 @@ std::vector<std::string> protocol_args(const ProtocolChoice& p) {
   return out;
 }
 
-double SweepPoint::mean() const {
-  double s = 0;
-  for (double m : makespans) s += m;
-  return makespans.empty() ? NAN : s / static_cast<double>(makespans.size());
-}
-
-double SweepPoint::half_width() const {
-  const auto n = static_cast<double>(makespans.size());
-  if (n < 2) return INFINITY;
-  const double m = mean();
-  double s2 = 0;
-  for (double x : makespans) s2 += (x - m) * (x - m);
-  return 1.96 * std::sqrt(s2 / (n - 1) / n);
-}
-
-} // namespace ckptsim::cli::advise
+} // namespace ckptsim::cli
