@@ -26,6 +26,10 @@ struct ApplicationKindInfo {
   // latency + size / bandwidth) for the papers' kinds; "SMPI" for an MPI trace, so that a
   // replay takes the time SMPI's own replay of the trace takes (docs/MODEL.md).
   std::string network_model = "CM02";
+  // Its processes wait for each other's messages, so that a failure-free run takes longer than its
+  // longest computation: `ckptsim run` measures the overhead against a failure-free simulation
+  // of the same inputs (protocol none) instead (docs/RESULTS.md, results/failure_free_time).
+  bool waits_for_messages = false;
   /** Reads the kind's fields from @p doc into app.spec (and app.scripted_failures for a kind
    *  that lists failures); @p topology gives the cluster names and, without a platform XML,
    *  the node count. */

@@ -3,6 +3,7 @@
 #include <ckptsim_paths.hpp> // generated: CKPTSIM_PLOTS_DIR
 
 #include "sim/cli/default_scenario.hpp"
+#include "sim/cli/failure_free.hpp"
 #include "sim/cli/listing.hpp"
 
 #include "sim/cli/output.hpp"
@@ -11,6 +12,7 @@
 #include "sim/cli/seeds.hpp"
 #include "sim/config/input_error.hpp"
 #include "sim/config/nearest.hpp"
+#include "sim/config/result_fields.hpp"
 #include "sim/engine/run.hpp"
 #include "sim/platform/platform.hpp"
 #include "sim/scenario/readers.hpp"
@@ -159,6 +161,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   std::string self_test;
   std::string seed;
   bool check_inputs = false;
+  bool failure_free_run = true;
   std::string progress_every;
   po::options_description d("ckptsim run options");
   add_scenario_options(d, files);
@@ -189,6 +192,10 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
       "progress-every", po::value(&progress_every)->default_value("1min"),
       "wall time between two progress lines when stderr is not a terminal")("quiet,q", po::bool_switch(&opt.quiet),
                                                                             "no summary on stdout")(
+      "failure-free-run", po::value(&failure_free_run)->default_value(true),
+      "for application kinds whose processes wait for each other (mpi-trace, stencil, master-worker): first simulate "
+      "the inputs under protocol none without failures and measure the overhead against that makespan; false: "
+      "against the longest computation")(
       "check-inputs", po::bool_switch(&check_inputs),
       "check every input as this run would (files, --set, --protocol, --param), then exit 0 or 2 without "
       "simulating")(
@@ -256,6 +263,8 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
   if (self_test == "crash") std::abort();
   if (self_test == "hang")
     while (true) pause();
+  if (failure_free_run && needs_failure_free_run(config))
+    config.options.failure_free_makespan = failure_free_makespan(config, program, sg_args);
 
   // The simulation runs in a child: SimGrid's max-min precision abort starts it again with ten
   // times the precision (sim/cli/run_attempts.hpp).
@@ -368,7 +377,14 @@ int protocols_command(const std::vector<std::string>&) {
   return 0;
 }
 
-int list_command(const std::vector<std::string>&) {
+int list_command(const std::vector<std::string>& args) {
+  if (args.size() == 1 && args[0] == "--results") { // the tables of docs/RESULTS.md
+    std::fputs(result_fields_markdown().c_str(), stdout);
+    return 0;
+  }
+  if (!args.empty())
+    throw InputError("command line", args[0],
+                     "ckptsim list takes no option but --results (every field of the results document)");
   std::fputs(full_listing().c_str(), stdout);
   return 0;
 }

@@ -15,6 +15,7 @@ commands:
   validate    check input files without simulating
   protocols   list the protocols, their parameters and the timers
   list        list the protocols, application kinds, storage models, failure sources and timers, with their fields
+              (--results: every field of the results document, the tables of docs/RESULTS.md)
   compare     run several protocols on the same inputs and seed, print one table
   advise      which checkpoint plan (period, storage levels) for these inputs, checked by a sweep
   sweep       run every point of a sweep file in parallel processes (resumable; docs/SWEEP.md)

@@ -74,6 +74,16 @@ RunConfig load_scenario(const ScenarioFiles& files, const std::vector<std::strin
   return c;
 }
 
+std::vector<std::string> failure_free_assignments(const json& topology) {
+  json failures{{"model", "none"}};
+  if (topology.contains("failures") && topology["failures"].is_object())
+    for (const char* key : {"restart_overhead", "detection_delay", "downtime", "overlap", "restart"})
+      if (topology["failures"].contains(key)) failures[key] = topology["failures"][key];
+  std::vector<std::string> out{"topology/failures=" + failures.dump(), "topology/mtbf=\"never\""};
+  if (topology.contains("link_failures")) out.push_back("topology/link_failures=[]");
+  return out;
+}
+
 void apply_override(RunConfig& config, const std::string& assignment) {
   const std::string where = "--set " + assignment;
   auto eq = assignment.find('=');

@@ -27,6 +27,10 @@ RunConfig load_scenario(const ScenarioFiles& files, const std::vector<std::strin
  *  a platform XML, or with an unknown level). */
 void set_platform_options(json& topology, const ScenarioFiles& files);
 
+/** @brief The overrides ("PATH=VALUE") that make @p topology's run failure-free: no node failure
+ *  (its restart and detection settings kept), no link failure. */
+std::vector<std::string> failure_free_assignments(const json& topology);
+
 /** @brief Applies one "PATH=VALUE" override (PATH: topology/..., application/..., timers/...). */
 void apply_override(RunConfig& config, const std::string& assignment);
 

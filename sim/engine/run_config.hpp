@@ -31,6 +31,9 @@ struct RunOptions {
   std::string paje_file;     // a Paje trace of the run (docs/TRACE.md, "Paje")
   std::string output;        // statistics file (.json, or .csv for a table)
   std::string network_model; // CM02, LV08, SMPI; empty: the application kind's (ApplicationKindInfo)
+  // > 0: the makespan of a failure-free simulation of the same inputs under protocol none, the
+  // reference of the overhead for application kinds whose processes wait for each other.
+  double failure_free_makespan = 0;
   ProgressStyle progress = ProgressStyle::Off;
   double progress_every = 60;            // wall-clock seconds between two ProgressStyle::Lines lines
   bool quiet = false;                    // no summary on stdout

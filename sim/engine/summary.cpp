@@ -24,16 +24,23 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
   out += fmt::format("  status             {}\n", res["status"].get<std::string>());
   if (res["makespan"].is_number())
     out += fmt::format("  makespan           {}\n", units::format_duration(num(res, "makespan")));
-  out += fmt::format("  failure-free time  {}\n", units::format_duration(num(res, "failure_free_time")));
+  out += fmt::format("  failure-free time  {} ({})\n", units::format_duration(num(res, "failure_free_time")),
+                     res.value("failure_free_from", "") == "simulation"
+                         ? "a failure-free simulation of the same inputs under protocol none"
+                         : "the longest computation");
   if (res["overhead_pct"].is_number()) out += fmt::format("  overhead           {:.2f} %\n", num(res, "overhead_pct"));
   out += fmt::format("  failures           {:.0f} (ignored, node down: {:.0f}; deferred: {:.0f}{})\n",
                      num(res, "failures"), num(res, "failures_ignored_node_down"), num(res, "failures_deferred"),
                      res.contains("failures_deferred_at_end")
                          ? fmt::format(", {:.0f} still deferred at the end", num(res, "failures_deferred_at_end"))
                          : "");
-  out += fmt::format("  rollbacks          {:.0f}, lost work {} (process-seconds), recovery time {}\n",
-                     num(res, "rollbacks"), units::format_duration(num(res, "lost_work")),
-                     units::format_duration(num(res, "recovery_time")));
+  out += fmt::format("  rollbacks          {:.0f} process rollbacks, lost work {} (process-seconds)\n",
+                     num(res, "rollbacks"), units::format_duration(num(res, "lost_work")));
+  // The recovery time is a sum over the recoveries: said with their number and mean.
+  if (const double done = num(doc["stats"]["counters"], "recoveries_done"); done > 0)
+    out += fmt::format("  recoveries         {:.0f}, {} each on average ({} in all)\n", done,
+                       units::format_duration(num(res, "recovery_time") / done),
+                       units::format_duration(num(res, "recovery_time")));
   if (res["rolled_back_per_failure"].is_number())
     out += fmt::format("  rolled back        {:.1f} processes per failure (mean over the recoveries)\n",
                        num(res, "rolled_back_per_failure"));
@@ -44,9 +51,8 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
     for (const auto& pair : n["clusters_cut_off"]) cut += pair["seconds"].get<double>();
     out += fmt::format("  network faults     {} link failures, clusters cut off {} (pairs summed), {:.0f} messages "
                        "delayed ({} in all), {:.0f} transfers resumed\n",
-                       n["link_failures"].get<std::uint64_t>(), units::format_duration(cut),
-                       num(n, "messages_delayed"), units::format_duration(num(n, "message_delay_total")),
-                       num(n, "transfers_resent"));
+                       n["link_failures"].get<std::uint64_t>(), units::format_duration(cut), num(n, "messages_delayed"),
+                       units::format_duration(num(n, "message_delay_total")), num(n, "transfers_resent"));
   }
   if (res.contains("storage_held_max_bytes"))
     out +=

@@ -16,6 +16,7 @@ const ApplicationKindRegistration master_worker_kind{{
                {"repetitions", "R; required"},
                {"row_cost", "work of one row of C (seconds at 1 Gf); required"},
                {"element_size", "bytes of one matrix element on the wire; default 8"}},
+    .waits_for_messages = true,
     .parse = parse_master_worker,
     .make_workload = [](const Application& app,
                         const FederationLayout& layout) { return std::make_unique<MasterWorkerWorkload>(app, layout); },

@@ -23,6 +23,7 @@ const ApplicationKindRegistration mpi_trace_kind{{
                 "64 KiB or more ends once delivered) or \"eager\" (every transfer starts at its send); default "
                 "\"rendezvous\""}},
     .network_model = "SMPI",
+    .waits_for_messages = true,
     .parse = parse_mpi_trace,
     .make_workload = [](const Application& app,
                         const FederationLayout& layout) { return std::make_unique<MpiTraceWorkload>(app, layout); },

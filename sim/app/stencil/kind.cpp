@@ -20,6 +20,7 @@ const ApplicationKindRegistration stencil_kind{{
                 "dims 2: processes per row of the process grid; default the grid with the fewest cut edges"},
                {"schedule", "in-order or reorder (local reordering); default in-order"},
                {"task_descriptor_size", "bytes a checkpoint holds per task not executed yet; default 1KiB"}},
+    .waits_for_messages = true,
     .parse = parse_stencil,
     .make_workload = [](const Application& app,
                         const FederationLayout& layout) { return std::make_unique<StencilWorkload>(app, layout); },

@@ -112,16 +112,6 @@ AdviseOptions parse_options(const std::vector<std::string>& args) {
 
 // The --set options of a failure-free run: the engine's fields of "failures" kept, the source
 // "none", no link failure.
-std::vector<std::string> failure_free(const json& topology) {
-  json failures{{"model", "none"}};
-  if (topology.contains("failures") && topology["failures"].is_object())
-    for (const char* key : {"restart_overhead", "detection_delay", "downtime", "overlap", "restart"})
-      if (topology["failures"].contains(key)) failures[key] = topology["failures"][key];
-  std::vector<std::string> out{"--set", "topology/failures=" + failures.dump(), "--set", "topology/mtbf=\"never\""};
-  if (topology.contains("link_failures")) out.insert(out.end(), {"--set", "topology/link_failures=[]"});
-  return out;
-}
-
 double result(const ChildRun& r, const char* field) {
   if (r.doc.is_null() || !r.doc["results"].contains(field) || !r.doc["results"][field].is_number()) return NAN;
   return r.doc["results"][field].get<double>();
@@ -175,8 +165,9 @@ int advise_command(const std::vector<std::string>& raw_args, const std::string& 
   const ProtocolChoice& first = o.protocols.front();
   std::vector<ChildRun> base(1);
   base[0].args = o.run_args;
-  for (auto v : {protocol_args(first), failure_free(config.topology_doc)})
-    base[0].args.insert(base[0].args.end(), v.begin(), v.end());
+  for (const auto& a : protocol_args(first)) base[0].args.push_back(a);
+  for (const auto& a : failure_free_assignments(config.topology_doc))
+    base[0].args.insert(base[0].args.end(), {"--set", a});
   run_all(base, 1, program, dir.string(), "");
   if (base[0].status != 0 || base[0].doc.is_null()) probe_failed(base[0], "failure-free");
   AdvicePlan plan;
