@@ -197,17 +197,17 @@ def _controls(ax, controls, lanes, t0, t1, legend):
 def _failures_and_marks(ax, run, lanes, t0, t1, legend):
     look = {"failure": ("X", 13, st.FAILURE, "failure"),
             "deferred": ("x", 9, "#e69138", "failure deferred (overlap policy)"),
-            "ignored": ("x", 7, "#999999", "failure of a node already down (ignored)")}
+            "ignored": ("x", 7, "#b7b7b7", "failure of a node already down (ignored)")}
     for t, n, kind, _ in run.failures:
         if n in lanes.y and t0 <= t <= t1:
             marker, ms, colour, name = look[kind]
             ax.plot([t], [lanes.y[n]], ls="none", marker=marker, ms=ms, color=colour, mec="white", mew=0.6, zorder=11)
             legend.setdefault("fail " + kind, st.handle(name, ls="none", marker=marker, color=colour, ms=9))
-    marks = {"redeliver": ("v", "#9467bd", "re-executed receive of a message already there (CCK)"),
-             "withheld": ("|", "#9467bd", "re-executed send a survivor holds: not sent again (CCK)"),
-             "replay_cut": ("D", "#cc0000", "orphan: its replay cut short (msglog)"),
+    marks = {"redeliver": ("v", "#351c75", "re-executed receive of a message already there (CCK)"),
+             "withheld": ("|", "#c27ba0", "re-executed send a survivor holds: not sent again (CCK)"),
+             "replay_cut": ("D", "#741b47", "orphan: its replay cut short (msglog)"),
              "unmatched": ("*", "#000000", "delivery whose send is not in the trace"),
-             "moved": ("^", "#444444", "process restarted on another host")}
+             "moved": ("^", "#274e13", "process restarted on another host")}
     for t, n, kind, text in run.marks:
         if n in lanes.y and t0 <= t <= t1:
             marker, colour, name = marks[kind]

@@ -19,9 +19,12 @@ STATE_NAMES = {
     "restarting": "restarting (load + overhead)",
     "down": "down (failure -> restart)",
 }
+# One colour per meaning, each listed in the legend (tests/plots/test_spacetime.py checks that no
+# two legend entries share one): reds for failures and what they undo, blues for checkpoints,
+# greys and teal for messages, greens, browns and magentas for the recovery lines.
 MSG_INTRA = "#4d4d4d"
-MSG_INTER = "#1f77b4"
-MSG_FORCED = "#d62728"
+MSG_INTER = "#00838f"
+MSG_FORCED = "#e377c2"
 MSG_REPLAYED = "#9467bd"
 MSG_DROPPED = "#999999"
 CTRL = "#bf9000"
@@ -29,9 +32,9 @@ CKPT_FACE = {"initial": "white", "unforced": "#6fa8dc", "forced": "#0b2e59"}
 CKPT_MARKER = {"initial": "o", "unforced": "s", "forced": "s"}
 FAILURE = "#cc0000"
 LINK_DOWN = "#7f6000"  # a failed link: a hatched span over the processes it cuts off
-ROLLBACK = "#cc0000"
+ROLLBACK = "#990000"
 LOST = "#e06666"
-LINE_COLOURS = ["#cc0000", "#e69138", "#6aa84f", "#3d85c6", "#674ea7", "#a64d79"]
+LINE_COLOURS = ["#38761d", "#b45f06", "#a64d79", "#6aa84f", "#783f04", "#4c1130"]
 
 
 def recovery_colour(i):

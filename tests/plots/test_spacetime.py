@@ -5,7 +5,9 @@ counts, bad input exits with status 2 and writes nothing, and what the diagram i
 matched messages, the recovery line, the layout, the states) is what the worked examples' inputs
 say.
 
-    /usr/bin/python3 tests/plots/test_spacetime.py OUTDIR     # images go to OUTDIR (ctest: the build folder)
+    /usr/bin/python3 tests/plots/test_spacetime.py OUTDIR [--ckptsim BIN]   # images go to OUTDIR (ctest: the build
+                                                                             # folder); with BIN, runs traced at
+                                                                             # levels 1 and 2 are compared too
 """
 import json
 import os
@@ -198,16 +200,91 @@ def model():
         check(same, "node %d: derived bands %s, the engine's %s" % (n, guess, engine))
 
 
+def legend_colour(handle):
+    """The colour a legend entry shows: a patch's face (its edge when hollow), a line's colour, a
+    marker's face (its edge when hollow or white)."""
+    from matplotlib.colors import to_hex
+    if not hasattr(handle, "get_marker"):  # a patch
+        face = handle.get_facecolor()
+        return to_hex(face if face[3] > 0 else handle.get_edgecolor())
+    if handle.get_linestyle() in ("None", "none", "") and handle.get_marker() not in (None, "None", "none", ""):
+        face = handle.get_markerfacecolor()
+        hollow = face in ("none", "None") or to_hex(face) == "#ffffff"  # white-faced: the edge is the colour
+        return to_hex(handle.get_markeredgecolor() if hollow else face)
+    return to_hex(handle.get_color())
+
+
+def distinct_colours():
+    """Distinct meanings have distinct colours (issue 35: red marked both a recovery line and the
+    messages that forced a checkpoint; blue a recovery line, inter-cluster messages and
+    recovering): over the legends of every committed trace's exact view, no colour names two
+    entries, but black for the line-style entries (dashed, dash-dot)."""
+    import matplotlib.pyplot as plt
+    import spacetime_exact
+    import spacetime_style
+    meanings = {}
+    for name in sorted(os.listdir(TRACES)):
+        if not name.endswith(".jsonl"):
+            continue
+        events = spacetime_trace.read_events(os.path.join(TRACES, name))
+        layout = spacetime_layout.build(events)
+        run = spacetime_trace.Run(events, layout)
+        states = spacetime_states.intervals(run, events)
+        fig, ax = plt.subplots()
+        lanes = spacetime_exact.Lanes(layout, list(range(len(layout.cluster))))
+        legend, _ = spacetime_exact.draw(ax, run, states, lanes, 0.0, run.t_end, None)
+        plt.close(fig)
+        handles = list(legend.values()) + spacetime_style.state_handles(spacetime_style.STATES)
+        for h in handles:
+            c = legend_colour(h)
+            if c != "#000000":
+                meanings.setdefault(c, set()).add(h.get_label())
+    for c, labels in sorted(meanings.items()):
+        check(len(labels) == 1, "colour %s means several things in the legend: %s" % (c, sorted(labels)))
+    check(len(meanings) >= 15, "only %d legend colours seen: the traces no longer draw what this checks" % len(meanings))
+
+
+def never_delivered_by_level(ckptsim, outdir):
+    """The same run traced at level 1 and at level 2 shows the same messages never delivered (the
+    grey crosses): the worked examples and runs with failures under every protocol that re-sends."""
+    sys.path.insert(0, os.path.join(ROOT, "plots"))
+    import spacetime_examples
+    runs = {name: args for name, (args, _, _) in spacetime_examples.EXAMPLES.items()}
+    for protocol in ("coordinated", "hc3i", "independent", "msglog"):
+        runs["%s-failures" % protocol] = ["--protocol", protocol, "--seed", "3", "--set",
+                                          "application/total_time=3h", "--set", "topology/mtbf=1h"]
+    seen = 0
+    for name, args in sorted(runs.items()):
+        marks = []
+        for level in (1, 2):
+            trace = os.path.join(outdir, "%s-level%d.jsonl" % (name, level))
+            subprocess.run([ckptsim, "run"] + args + ["--event-trace", trace, "--event-trace-level", str(level), "-q"],
+                           cwd=ROOT, check=True)
+            events = spacetime_trace.read_events(trace)
+            run = spacetime_trace.Run(events, spacetime_layout.build(events))
+            marks.append(sorted((m.mid, m.dst, round(m.t_send, 6)) for m in run.msgs if m.t_deliver is None))
+        seen += len(marks[0])
+        check(marks[0] == marks[1], "%s: never delivered, level 1: %s; level 2: %s" % (name, marks[0], marks[1]))
+    check(seen > 0, "no run had a message never delivered: the comparison checks nothing")
+
+
 def main():
-    if len(sys.argv) != 2:
+    args = sys.argv[1:]
+    ckptsim = None
+    if len(args) == 3 and args[1] == "--ckptsim":
+        ckptsim = args[2]
+    elif len(args) != 1:
         sys.exit(__doc__)
-    outdir = sys.argv[1]
+    outdir = args[0]
     os.makedirs(outdir, exist_ok=True)
     images(outdir)
     bad_input(outdir)
     every_kind_drawn(outdir)
     link_outages(outdir)
     model()
+    distinct_colours()
+    if ckptsim:
+        never_delivered_by_level(ckptsim, outdir)
     print("%d failures" % len(failures) if failures else "test_spacetime: all checks passed")
     return 1 if failures else 0
 
