@@ -162,7 +162,9 @@ int compare_command(const std::vector<std::string>& raw_args, const std::string&
       "ctrl = protocol messages; WAN = those between nodes of different clusters (messages to a service on the\n"
       "controller host, such as a coordinator or an event logger, cross its own link: not counted as WAN);\n"
       "log max = logged messages held at once (entries, MB); failures/def = failures struck / deferred (one at\n"
-      "a time); rolled back/f = processes rolled back per failure (mean).\n");
+      "a time); rolled back/f = processes rolled back per failure (mean); energy = what the nodes drew "
+      "(docs/MODEL.md,\n"
+      "\"Energy\": each process' time computing, checkpointing, idle and down at its cluster's power).\n");
   if (network)
     std::printf("network faults: cut off = seconds a pair of clusters could not reach each other (summed over the\n"
                 "pairs); msgs delayed = messages that waited for a route, delay = their waits summed; resent =\n"

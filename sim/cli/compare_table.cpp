@@ -66,6 +66,11 @@ std::vector<Metric> metrics(bool with_network, bool seeds) {
     m.push_back({"deferred", 1, [](const Doc& d) { return result(d, "failures_deferred"); }});
   }
   m.push_back({"rolled back/f", 1, [](const Doc& d) { return number_at(d, "rolled_back_per_failure"); }});
+  m.push_back({"energy MJ", 1, [](const Doc& d) -> std::optional<double> {
+                 const auto& r = d["results"];
+                 if (!r.contains("energy")) return std::nullopt;
+                 return r["energy"]["total_j"].get<double>() / 1e6;
+               }});
   m.push_back(
       {"violations", 0, [](const Doc& d) { return d["results"]["consistency"]["violations"].get<double>(); }, true});
   if (with_network) {

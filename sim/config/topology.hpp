@@ -26,6 +26,17 @@ struct DomainSpec {
   std::vector<std::vector<std::string>> groups; // else: explicit groups of host names
 };
 
+/** @brief What one node of a cluster draws in each state (watts): the energy model (docs/MODEL.md,
+ *  "Energy"). The defaults are an illustration, not a machine: a node computing at full load,
+ *  writing or reading a checkpoint with its cores mostly waiting, idle (waiting for a message, in a
+ *  recovery, done), and down (a failed node still powered until its repair: 0 says switched off). */
+struct PowerSpec {
+  double computing = 200;
+  double checkpointing = 150;
+  double idle = 100;
+  double down = 0;
+};
+
 struct ClusterSpec {
   std::string name;
   int nodes = 0;                               // 0 when the platform XML gives the hosts
@@ -34,6 +45,7 @@ struct ClusterSpec {
   double checkpoint_size = 1e6;                // bytes of one process' checkpoint
   std::string storage;                         // storage model name, "" = the protocol's default
   std::map<std::string, DomainSpec> domains{}; // scope -> this cluster's domains (overrides the topology's)
+  PowerSpec power{};                           // watts per node and state
 };
 
 struct FailureEvent {

@@ -15,6 +15,7 @@ void Observation::reset(int endpoints, int nodes, int clusters) {
   stats.set_clusters(clusters);
   oracle.reset(nodes);
   states_.assign(static_cast<std::size_t>(endpoints), nullptr);
+  power.reset(nodes);
 }
 
 void Observation::warn(std::string message) {
@@ -26,6 +27,7 @@ void Observation::set_state(NodeId e, const char* state) {
   if (states_[e] == state) return;
   states_[e] = state;
   const double now = sg4::Engine::get_clock();
+  power.enter(e, power_state_of(state), now); // a service (e >= nodes) is no process: ignored
   paje.state(now, e, state);
   if (trace.enabled(2)) trace.emit(2, now, "state", {{"node", e}, {"state", state}});
 }

@@ -4,6 +4,7 @@
  * reads them to decide. Nodes get them as Observers (sim/node/ports.hpp). */
 #pragma once
 
+#include "sim/engine/power_states.hpp"
 #include "sim/node/ports.hpp"
 #include "sim/observe/oracle.hpp"
 #include "sim/observe/paje.hpp"
@@ -40,6 +41,7 @@ class Observation {
   std::size_t violations() const { return violations_; }
 
   Stats stats;
+  PowerStates power; // the processes' time in each state of the energy model
   Trace trace;
   PajeWriter paje;
   ConsistencyOracle oracle;

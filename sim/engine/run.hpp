@@ -169,6 +169,9 @@ class Run : public LifecyclePort {
    *  repair the nodes holding transfers for want of a route. */
   void start_link_faults();
   void start_node(NodeId endpoint, bool restarted, FailureNotice notice);
+  /** @brief The energy the processes drew (docs/MODEL.md, "Energy"): total and per state, joules,
+   *  and the process-seconds in each state. */
+  nlohmann::ordered_json energy_json() const;
   RunResult collect(double wall_seconds);
   bool overlapping_allowed() const;
   void end_unrecoverable(const std::string& why, nlohmann::ordered_json fields);

@@ -31,6 +31,30 @@ void Run::warn_of_empty_log(const nlohmann::ordered_json& log) {
                             skipped.empty() ? "none" : fmt::format("{}", fmt::join(skipped, ", ")), hint));
 }
 
+nlohmann::ordered_json Run::energy_json() const {
+  // Every process from date 0 to the end of the run, at its cluster's power in each state.
+  static constexpr const char* kNames[kPowerStates] = {"computing", "checkpointing", "idle", "down"};
+  std::array<double, kPowerStates> seconds{}, joules{};
+  const double end = ending_.end.date();
+  for (NodeId n = 0; n < num_nodes(); n++) {
+    const auto c = static_cast<std::size_t>(platform_.layout.cluster_of(n));
+    const PowerSpec p = c < inputs_.topology.clusters.size() ? inputs_.topology.clusters[c].power : PowerSpec{};
+    const std::array<double, kPowerStates> watts{p.computing, p.checkpointing, p.idle, p.down};
+    const auto s = observe_.power.seconds(n, end);
+    for (std::size_t k = 0; k < kPowerStates; k++) {
+      seconds[k] += s[k];
+      joules[k] += s[k] * watts[k];
+    }
+  }
+  nlohmann::ordered_json e;
+  double total = 0;
+  for (double j : joules) total += j;
+  e["total_j"] = total;
+  for (std::size_t k = 0; k < kPowerStates; k++) e[std::string(kNames[k]) + "_j"] = joules[k];
+  for (std::size_t k = 0; k < kPowerStates; k++) e["seconds"][kNames[k]] = seconds[k];
+  return e;
+}
+
 RunResult Run::collect(double wall_seconds) {
   RunResult r;
   double failure_free = 0;
@@ -100,6 +124,7 @@ RunResult Run::collect(double wall_seconds) {
     }
     res["network"] = network;
   }
+  res["energy"] = energy_json();
   if (!observe_.warnings().empty()) res["warnings"] = observe_.warnings(); // absent when none
   res["wall_time_s"] = wall_seconds;
   res["events"] = ending_.events;

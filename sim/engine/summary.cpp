@@ -58,6 +58,15 @@ std::string format_summary(const nlohmann::ordered_json& doc, const FederationLa
     out +=
         fmt::format("  storage held       {:.4g} MB at most, {:.4g} MB at the end (checkpoints kept, one copy each)\n",
                     num(res, "storage_held_max_bytes") / 1e6, num(res, "storage_held_end_bytes") / 1e6);
+  if (res.contains("energy") && num(res["energy"], "total_j") > 0) {
+    const auto& e = res["energy"];
+    const double total = num(e, "total_j");
+    out +=
+        fmt::format("  energy             {:.4g} MJ (computing {:.1f} %, checkpointing {:.1f} %, idle {:.1f} %, down "
+                    "{:.1f} %)\n",
+                    total / 1e6, 100 * num(e, "computing_j") / total, 100 * num(e, "checkpointing_j") / total,
+                    100 * num(e, "idle_j") / total, 100 * num(e, "down_j") / total);
+  }
   out += fmt::format("  consistency        {} checks, {} violations\n", res["consistency"]["checks"].get<int>(),
                      res["consistency"]["violations"].get<int>());
   if (res.contains("result_checksum"))

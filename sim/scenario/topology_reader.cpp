@@ -66,6 +66,15 @@ ClusterSpec parse_cluster(const json& j, const Where& at, bool network_from_xml)
     c.checkpoint_size = as_nonnegative_quantity(*v, r.where("checkpoint_size"), units::Kind::Size);
   if (auto* v = r.optional("storage")) c.storage = StorageModelRegistry::instance().choose(*v, r.where("storage")).name;
   if (auto* v = r.optional("domains")) c.domains = parse_domains(*v, r.where("domains"));
+  if (auto* v = r.optional("power")) {
+    ObjectReader p(*v, r.where("power"));
+    for (auto [key, field] : {std::pair{"computing", &c.power.computing},
+                              {"checkpointing", &c.power.checkpointing},
+                              {"idle", &c.power.idle},
+                              {"down", &c.power.down}})
+      if (auto* w = p.optional(key)) *field = as_nonnegative_quantity(*w, p.where(key), units::Kind::Power);
+    p.finish();
+  }
   r.finish();
   return c;
 }

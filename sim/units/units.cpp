@@ -41,6 +41,8 @@ constexpr std::array bandwidth_units{Unit{"Bps", 1.0},      Unit{"kBps", 1e3},  
 constexpr std::array speed_units{Unit{"f", 1.0},  Unit{"kf", 1e3},  Unit{"Kf", 1e3}, Unit{"Mf", 1e6},
                                  Unit{"Gf", 1e9}, Unit{"Tf", 1e12}, Unit{"Pf", 1e15}};
 
+constexpr std::array power_units{Unit{"mW", 1e-3}, Unit{"W", 1.0}, Unit{"kW", 1e3}, Unit{"MW", 1e6}};
+
 template <std::size_t N>
 std::optional<double> factor_in(const std::array<Unit, N>& table, std::string_view suffix) {
   for (const auto& unit : table)
@@ -58,6 +60,8 @@ std::optional<double> factor_of(Kind kind, std::string_view suffix) {
     return factor_in(bandwidth_units, suffix);
   case Kind::Speed:
     return factor_in(speed_units, suffix);
+  case Kind::Power:
+    return factor_in(power_units, suffix);
   }
   return std::nullopt;
 }
@@ -72,6 +76,8 @@ std::string_view example_of(Kind kind) {
     return "\"80MBps\", \"1Gbps\"";
   case Kind::Speed:
     return "\"1Gf\"";
+  case Kind::Power:
+    return "\"200W\", \"1.2kW\"";
   }
   return "";
 }
@@ -88,6 +94,8 @@ const char* kind_name(Kind kind) {
     return "a bandwidth";
   case Kind::Speed:
     return "a speed";
+  case Kind::Power:
+    return "a power";
   }
   return "a quantity";
 }

@@ -9,7 +9,7 @@
 
 namespace ckptsim::units {
 
-enum class Kind { Duration, Size, Bandwidth, Speed };
+enum class Kind { Duration, Size, Bandwidth, Speed, Power };
 
 /** @brief Name of a kind, for error messages ("a duration"). */
 const char* kind_name(Kind kind);

@@ -146,6 +146,7 @@ const std::vector<std::string>& default_keep() {
                                              "results.control_messages",
                                              "stats.counters.storage.saves",
                                              "results.storage_held_max_bytes",
+                                             "results.energy.total_j",
                                              "results.consistency.violations"};
   return keep;
 }
