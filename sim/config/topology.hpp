@@ -122,6 +122,9 @@ struct StorageSpec {
   // The checkpoint servers the platform builds (the "servers" model's fields).
   int servers = 1;                   // how many server hosts
   LinkSpec server_link{10e-6, 80e6}; // each server's own link
+  // Watts each storage server host of the platform draws (checkpoint servers, a parallel file
+  // system's servers), always on: the energy model's storage part; 0 leaves it out.
+  double power = 0;
   // The other models' fields, by model name, as the model read them.
   std::map<std::string, std::any> settings;
 };

@@ -106,13 +106,17 @@ const ResultFieldsRegistration results{
           "failure events of this scope (node, rack, cluster...), with correlated failures or cascades only"},
          {"/results/failure_events/<SCOPE>/victims", "nodes", "nodes those events struck, summed"},
          {"/results/energy/total_j", "J",
-          "energy the processes' nodes drew from date 0 to the end of the run: each process' time in each state "
-          "(below) at its cluster's power for that state (topology clusters[].power), summed over the processes"},
+          "energy drawn from date 0 to the end of the run: each process' time in each state (below) at its "
+          "cluster's power for that state (topology clusters[].power), summed over the processes, plus the storage "
+          "servers' (storage_j)"},
          {"/results/energy/computing_j", "J", "of which while computing"},
          {"/results/energy/checkpointing_j", "J",
           "of which while paused by the protocol: saving, loading or restoring a checkpoint, a coordination wave"},
          {"/results/energy/idle_j", "J", "of which idle: waiting for a message, recovering, the application done"},
          {"/results/energy/down_j", "J", "of which down: from a failure to the restart"},
+         {"/results/energy/storage_j", "J",
+          "of which the storage servers drew (checkpoint servers, a file system's servers): their number times the "
+          "topology's storage.power (default 0: left out) times the end date, always on"},
          {"/results/energy/seconds/<STATE>", "process-seconds",
           "time the processes spent in this state (computing, checkpointing, idle, down), summed over them; the "
           "four sum to the processes times the end date"},

@@ -46,11 +46,14 @@ nlohmann::ordered_json Run::energy_json() const {
       joules[k] += s[k] * watts[k];
     }
   }
+  // The storage servers, always on from date 0 (the nodes' own levels are in their power).
+  const double storage = static_cast<double>(platform_.servers.size()) * inputs_.topology.storage.power * end;
   nlohmann::ordered_json e;
-  double total = 0;
+  double total = storage;
   for (double j : joules) total += j;
   e["total_j"] = total;
   for (std::size_t k = 0; k < kPowerStates; k++) e[std::string(kNames[k]) + "_j"] = joules[k];
+  e["storage_j"] = storage;
   for (std::size_t k = 0; k < kPowerStates; k++) e["seconds"][kNames[k]] = seconds[k];
   return e;
 }

@@ -171,6 +171,7 @@ StorageSpec parse_storage(const json& j, const Where& at) {
   ObjectReader r(j, at);
   StorageSpec s;
   if (auto* v = r.optional("model")) s.model = StorageModelRegistry::instance().choose(*v, r.where("model")).name;
+  if (auto* v = r.optional("power")) s.power = as_nonnegative_quantity(*v, r.where("power"), units::Kind::Power);
   for (const StorageModelInfo& model : StorageModelRegistry::instance().all())
     if (model.read) model.read(r, s);
   r.finish();

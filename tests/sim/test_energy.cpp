@@ -76,3 +76,12 @@ TEST(Energy, APowerThatIsNotOneIsAnInputError) {
   EXPECT_EQ(r.exit_status, 2);
   EXPECT_NE(r.error.find("did you mean \"computing\"?"), std::string::npos) << r.error;
 }
+
+TEST(Energy, TheStorageServersDrawTheirPowerAllTheRun) {
+  // Two checkpoint servers at 300 W each: 2 x 300 W x the end date (10 s) more, nothing else.
+  json t = powered_topology();
+  t["storage"] = {{"model", "servers"}, {"servers", 2}, {"power", "300W"}};
+  const json e = energy_of(make_config(t, two_nodes(10, 5)));
+  EXPECT_NEAR(e["storage_j"].get<double>(), 2 * 300 * 10, 1e-6);
+  EXPECT_NEAR(e["total_j"].get<double>(), 3500 + 6000, 1e-6);
+}
