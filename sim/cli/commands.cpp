@@ -120,9 +120,7 @@ int simulate_and_report(const RunConfig& config, const std::string& program, con
   const RunOptions& opt = config.options;
   return exit_status_of([&] {
     Run run(config);
-    std::vector<std::string> argv{program};
-    argv.insert(argv.end(), sg_args.begin(), sg_args.end());
-    run.prepare(argv);
+    run.prepare(simgrid_argv(program, sg_args));
     RunResult result = run.simulate();
     if (!opt.output.empty()) write_results(opt.output, result.document);
     if (!opt.quiet) std::fputs(result.summary.c_str(), stdout);
@@ -137,6 +135,12 @@ int simulate_and_report(const RunConfig& config, const std::string& program, con
   });
 }
 } // namespace
+
+std::vector<std::string> simgrid_argv(const std::string& program, const std::vector<std::string>& sg_args) {
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), sg_args.begin(), sg_args.end());
+  return argv;
+}
 
 int exit_status_of(const std::function<int()>& body) {
   try {
@@ -251,9 +255,7 @@ int run_command(const std::vector<std::string>& raw_args, const std::string& pro
     const Attempt a = attempt_in_child([&] {
       return exit_status_of([&] {
         Run run(config);
-        std::vector<std::string> argv{program};
-        argv.insert(argv.end(), sg_args.begin(), sg_args.end());
-        run.prepare(argv);
+        run.prepare(simgrid_argv(program, sg_args));
         return 0;
       });
     });
@@ -364,9 +366,7 @@ int validate_command(const std::vector<std::string>& raw_args, const std::string
   config = load_scenario(files, {});
   config.options.protocol = protocol;
   Run run(config);
-  std::vector<std::string> argv{program};
-  argv.insert(argv.end(), sg_args.begin(), sg_args.end());
-  run.prepare(argv);
+  run.prepare(simgrid_argv(program, sg_args));
   std::printf("ok: topology %s, application %s, timers %s, protocol %s\n", config.topology_file.c_str(),
               config.application_file.c_str(), config.timers_file.c_str(), protocol.c_str());
   return 0;

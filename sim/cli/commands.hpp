@@ -9,6 +9,8 @@
 namespace ckptsim::cli {
 
 int run_command(const std::vector<std::string>& args, const std::string& program);
+/** @brief The argument vector Run::prepare gives SimGrid: @p program, then its --cfg / --log options. */
+std::vector<std::string> simgrid_argv(const std::string& program, const std::vector<std::string>& sg_args);
 /** @brief @p body's exit status; an input error it throws is said on stderr as main says it and
  *  gives 2, any other exception 3 (for a child process, whose exceptions main never sees). */
 int exit_status_of(const std::function<int()>& body);

@@ -40,9 +40,7 @@ double failure_free_makespan(const RunConfig& config, const std::string& program
   const Attempt a = attempt_in_child([&] {
     return exit_status_of([&] {
       Run run(plain);
-      std::vector<std::string> argv{program};
-      argv.insert(argv.end(), sg_args.begin(), sg_args.end());
-      run.prepare(argv);
+      run.prepare(simgrid_argv(program, sg_args));
       write_results(o.output, run.simulate().document);
       return 0;
     });
