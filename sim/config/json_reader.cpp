@@ -140,9 +140,8 @@ void ObjectReader::finish() const {
     if (is_documentation_key(key)) continue;
     if (!seen_.count(key)) {
       std::vector<std::string> known(seen_.begin(), seen_.end());
-      const auto near = nearest_name(key, known);
-      (at_ / key).fail(fmt::format("unknown field \"{}\" ({}known fields here: {})", key,
-                                   near ? "did you mean \"" + *near + "\"? " : "", fmt::join(known, ", ")));
+      (at_ / key).fail(fmt::format("unknown field \"{}\" ({}known fields here: {})", key, did_you_mean_head(key, known),
+                                   fmt::join(known, ", ")));
     }
   }
 }

@@ -40,6 +40,11 @@ std::optional<std::string> nearest_name(std::string_view typed, const std::vecto
   return best;
 }
 
+std::string did_you_mean_head(std::string_view typed, const std::vector<std::string>& known) {
+  auto n = nearest_name(typed, known);
+  return n ? "did you mean \"" + *n + "\"? " : "";
+}
+
 std::string did_you_mean(std::string_view typed, const std::vector<std::string>& known, std::string_view prefix) {
   auto n = nearest_name(typed, known);
   return n ? " (did you mean \"" + std::string(prefix) + *n + "\"?)" : "";

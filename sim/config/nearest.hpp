@@ -16,6 +16,10 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
  *  few edits for its length: 1 up to 4 characters, 2 up to 8, 3 beyond); ties go to the first. */
 std::optional<std::string> nearest_name(std::string_view typed, const std::vector<std::string>& known);
 
+/** @brief "did you mean \"NAME\"? " for the nearest name, or "" when none is near: the head of a
+ *  parenthesis that goes on listing the known names. */
+std::string did_you_mean_head(std::string_view typed, const std::vector<std::string>& known);
+
 /** @brief " (did you mean \"NAME\"?)" for the nearest name, or "" when none is near. */
 std::string did_you_mean(std::string_view typed, const std::vector<std::string>& known, std::string_view prefix = "");
 

@@ -7,8 +7,7 @@
 namespace ckptsim {
 
 std::string TimerInfo::unknown(const std::string& name, const std::vector<std::string>& known) {
-  const auto near = nearest_name(name, known);
-  return fmt::format("unknown timer \"{}\" ({}known timers: {})", name, near ? "did you mean \"" + *near + "\"? " : "",
+  return fmt::format("unknown timer \"{}\" ({}known timers: {})", name, did_you_mean_head(name, known),
                      fmt::join(known, ", "));
 }
 

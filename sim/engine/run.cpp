@@ -1,6 +1,6 @@
 #include "sim/engine/run.hpp"
-#include "sim/config/nearest.hpp"
 
+#include "sim/config/nearest.hpp"
 #include "sim/engine/watchdog.hpp"
 #include "sim/node/node_runtime.hpp"
 #include "sim/scenario/readers.hpp"

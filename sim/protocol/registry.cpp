@@ -21,9 +21,8 @@ bool bool_param(const ProtocolSetup& setup, const std::string& key, bool fallbac
 }
 
 std::string ProtocolInfo::unknown(const std::string& name, const std::vector<std::string>& valid) {
-  const auto near = nearest_name(name, valid);
-  return fmt::format("unknown protocol \"{}\" ({}valid protocols: {})", name,
-                     near ? "did you mean \"" + *near + "\"? " : "", fmt::join(valid, ", "));
+  return fmt::format("unknown protocol \"{}\" ({}valid protocols: {})", name, did_you_mean_head(name, valid),
+                     fmt::join(valid, ", "));
 }
 
 } // namespace ckptsim
