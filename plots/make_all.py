@@ -1,12 +1,12 @@
 #!/usr/bin/python3
-"""Regenerates every figure of SPEC section 5: runs the experiments under workloads/experiments/
-that are missing results, then draws each figure family as PNG and PDF under results/figures/.
+"""Regenerates every figure of SPEC section 5 and of the issues since: runs the experiments under
+workloads/ that are missing results, then draws each figure family as PNG and PDF under results/figures/.
 
     /usr/bin/python3 plots/make_all.py                 # run what is missing, draw everything
     /usr/bin/python3 plots/make_all.py --force         # run every experiment again, then draw
     /usr/bin/python3 plots/make_all.py --plots-only    # draw from the tables under results/
 
-Experiments: every workloads/experiments/*.sweep.json (`ckptsim sweep`, which skips the runs
+Experiments: every workloads/*/*.sweep.json (`ckptsim sweep`, which skips the runs
 already in its results and resumes an interrupted sweep) and the scripts listed in
 workloads/experiments/drivers.json (run when one of their tables is missing). Writes
 results/made-by.txt: the command, the commit, and the wall time of each step.
@@ -24,9 +24,12 @@ import common
 
 ROOT = common.ROOT
 EXPERIMENTS = os.path.join(ROOT, "workloads", "experiments")
+# Sweep files: the papers' (workloads/experiments/) and those of a folder of their own
+# (workloads/energy/, with its README).
+SWEEPS = os.path.join(ROOT, "workloads", "*", "*.sweep.json")
 # Figure families, one script each (plots/<name>.py with a main()).
 FAMILIES = ["hc3i", "cck", "lammpi", "daly", "taskgraph", "replicated", "mpi", "failures_regimes",
-            "network_partitions", "levels"]
+            "network_partitions", "levels", "energy"]
 
 
 def log(msg):
@@ -42,7 +45,7 @@ def run(cmd, what):
 
 def sweeps(args, steps):
     ok = True
-    for path in sorted(glob.glob(os.path.join(EXPERIMENTS, "*.sweep.json"))):
+    for path in sorted(glob.glob(SWEEPS)):
         cmd = [args.ckptsim, "sweep", common.rel(path), "--jobs", str(args.jobs), "--progress", "false"]
         if args.force:
             cmd.append("--restart")
