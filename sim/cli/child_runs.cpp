@@ -1,6 +1,7 @@
 #include "sim/cli/child_runs.hpp"
 
 #include "sim/cli/commands.hpp"
+#include "sim/cli/failure_free.hpp"
 #include "sim/cli/sweep/process_pool.hpp"
 #include "sim/config/input_error.hpp"
 
@@ -16,6 +17,9 @@ namespace ckptsim::cli {
 
 void run_all(std::vector<ChildRun>& runs, int jobs, const std::string& program, const std::string& dir,
              const std::string& what) {
+  // Runs of the same inputs but their protocol (compare's protocols at one seed) share one
+  // failure-free reference simulation.
+  const FailureFreeCache cache((std::filesystem::path(dir) / "failure-free").string());
   sweep::ProcessPool pool(jobs, 0);
   const bool terminal = isatty(STDERR_FILENO) != 0; // a line redrawn for a person, a line per run for a log
   std::size_t next = 0, done = 0;

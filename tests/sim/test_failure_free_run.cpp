@@ -3,12 +3,15 @@
  * not against the longest computation (an MPI trace without failures showed 3697 % overhead).
  * Times by hand: one cluster of 2 nodes, SAN 10 us / 80 MB/s, CM02; rank 0 computes 1 s (1e9 flops
  * at 1 Gf) and sends 1,000 bytes that rank 1 waits for, then rank 1 computes 1 s. */
+#include "sim/cli/failure_free.hpp"
 #include "tests/support/sim_child.hpp"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
+using namespace ckptsim;
 using namespace ckptsim::test_support;
 
 namespace {
@@ -55,4 +58,50 @@ TEST(FailureFreeRun, AStochasticApplicationKeepsItsComputationAsReference) {
   auto r = results_of(" --set application/total_time=1h --set topology/mtbf=inf --protocol none");
   EXPECT_EQ(r["failure_free_from"], "computation");
   EXPECT_NEAR(r["failure_free_time"].get<double>(), 3600, 1e-9);
+}
+
+TEST(FailureFreeRun, CommandsOfManyRunsShareOneReferenceSimulationPerInputs) {
+  // compare, sweep and advise name a cache folder before they fork their runs: runs whose
+  // failure-free inputs are the same (here two protocols at one seed) read the reference the
+  // first one simulated, runs of other inputs (another seed) simulate their own.
+  const std::string dir = temp_folder("failure-free-cache");
+  std::ofstream(dir + "/app.ti") << "0 compute 1e9\n0 send 1 0 1000 2\n1 recv 0 0 1000 2\n1 compute 1e9\n";
+  RunConfig config = make_config(small_topology(1, 2, 3600), {{"kind", "mpi-trace"}, {"trace", dir + "/app.ti"}});
+  config.options.network_model = "CM02";
+  const double makespan = 2 + 10e-6 + (1000 + 24) / 80e6;
+  auto files = [](const std::string& d) {
+    std::vector<std::filesystem::path> out;
+    for (const auto& e : std::filesystem::directory_iterator(d)) out.push_back(e.path());
+    return out;
+  };
+  const std::string cache_dir = dir + "/cache";
+  {
+    const cli::FailureFreeCache cache(cache_dir);
+    EXPECT_NEAR(cli::failure_free_makespan(config, "ckptsim", {}), makespan, 1e-9);
+    const auto stored = files(cache_dir);
+    ASSERT_EQ(stored.size(), 1u);
+    // The next run of the same inputs reads the file (altered here to tell it from a simulation),
+    // whatever its protocol and failures.
+    std::ifstream in(stored[0]);
+    auto doc = nlohmann::json::parse(in);
+    doc["makespan"] = 123.0;
+    std::ofstream(stored[0]) << doc.dump();
+    RunConfig other_protocol = config;
+    other_protocol.options.protocol = "coordinated";
+    other_protocol.options.params["unit"] = "cluster";
+    EXPECT_DOUBLE_EQ(cli::failure_free_makespan(other_protocol, "ckptsim", {}), 123.0);
+    // Another seed is other inputs: a simulation of its own, a file of its own.
+    RunConfig other_seed = config;
+    other_seed.options.seed = 7;
+    EXPECT_NEAR(cli::failure_free_makespan(other_seed, "ckptsim", {}), makespan, 1e-9);
+    EXPECT_EQ(files(cache_dir).size(), 2u);
+    // A file whose key is not the inputs' (a hash collision) is not used.
+    doc["key"] = "something else";
+    std::ofstream(stored[0]) << doc.dump();
+    EXPECT_NEAR(cli::failure_free_makespan(config, "ckptsim", {}), makespan, 1e-9);
+  }
+  EXPECT_FALSE(std::filesystem::exists(cache_dir)) << "the folder goes with the cache";
+  // Without a cache (a lone `ckptsim run`): simulated each time, nothing written.
+  EXPECT_NEAR(cli::failure_free_makespan(config, "ckptsim", {}), makespan, 1e-9);
+  EXPECT_FALSE(std::filesystem::exists(cache_dir));
 }

@@ -2,6 +2,7 @@
 
 #include "sim/cli/commands.hpp"
 #include "sim/cli/default_scenario.hpp"
+#include "sim/cli/failure_free.hpp"
 #include "sim/cli/output.hpp"
 #include "sim/cli/scenario.hpp"
 #include "sim/cli/sweep/aggregate.hpp"
@@ -170,6 +171,9 @@ ExecuteOutcome execute_runs(const SweepSpec& spec, const std::vector<const RunSp
 
   ExecuteOutcome out;
   const StopRequest stop; // SIGTERM caught until the tables are written
+  // Runs that differ only in what the failure-free reference ignores (the protocol, its
+  // parameters, the failures) share that simulation.
+  const cli::FailureFreeCache cache((scratch / "failure-free").string());
   ProcessPool pool(jobs, time_limit);
   std::map<std::size_t, const RunSpec*> by_index;
   std::size_t next = 0;
