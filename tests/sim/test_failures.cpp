@@ -170,7 +170,9 @@ TEST(Failures, AFailureLogReplaysItsDatesVictimsAndRepairTimesExactly) {
       got.emplace_back(e["t"], e["node"], e["repair"]);
       struck[e["failure"]] = e["t"].get<double>() + e["repair"].get<double>();
     }
-    if (e["ev"] == "restart") EXPECT_NEAR(e["t"].get<double>(), struck.at(e["failure"]), kEps);
+    if (e["ev"] == "restart") {
+      EXPECT_NEAR(e["t"].get<double>(), struck.at(e["failure"]), kEps);
+    }
   }
   constexpr double h = 3600;
   const std::vector<std::tuple<double, int, double>> want = {{0, 2, 1.5 * h},

@@ -10,6 +10,18 @@
 using namespace ckptsim;
 
 namespace {
+// A message of the fields these tests set (a designated initializer would leave the others to
+// -Wmissing-field-initializers).
+AppMessage message(NodeId src, NodeId dst, std::uint64_t seq = 0, double size = 0, bool awaited = false) {
+  AppMessage m;
+  m.src = src;
+  m.dst = dst;
+  m.seq = seq;
+  m.size = size;
+  m.awaited = awaited;
+  return m;
+}
+
 // Process 0 computes the steps' work in turn; before step `wait_at` it waits for one message;
 // it sends one message to process 1 with its first step; each step is an "iteration" point.
 struct StepsState : AppState {
@@ -33,7 +45,7 @@ class StepsWorkload : public Workload {
       return std::nullopt;
     }
     if (s.step == wait_at_ && s.delivered == 0) return std::nullopt;
-    if (s.step == 0) sends.push_back(AppMessage{.src = self, .dst = 1, .seq = s.next_seq++, .size = 8});
+    if (s.step == 0) sends.push_back(message(self, 1, s.next_seq++, 8));
     return steps_[s.step++];
   }
   void complete_step(AppState& state, NodeId) const override { static_cast<StepsState&>(state).completed++; }
@@ -123,7 +135,7 @@ TEST(AppExecutor, StepsAnnounceTheirPointOnceWaitForMessagesAndFinish) {
   EXPECT_FALSE(app.start_step(1.0, sends)); // the message has not come
   EXPECT_FALSE(app.runnable());
   EXPECT_FALSE(app.finished());
-  app.deliver(AppMessage{.src = 1, .dst = 0});
+  app.deliver(message(1, 0));
   EXPECT_TRUE(app.runnable());
   EXPECT_TRUE(app.start_step(3.0, sends));
   app.finish_step(4.0);
@@ -174,7 +186,7 @@ TEST(AppExecutor, HeldMessagesKeepTheProcessUnfinishedAndLeaveInOrder) {
   std::vector<AppMessage> sends;
   EXPECT_FALSE(app.start_step(0.0, sends)); // nothing to compute: the program is over
   for (std::uint64_t seq : {0u, 1u, 2u})
-    app.hold(AppMessage{.src = 0, .dst = 1 + static_cast<NodeId>(seq), .seq = seq});
+    app.hold(message(0, 1 + static_cast<NodeId>(seq), seq));
   EXPECT_TRUE(app.holding());
   EXPECT_FALSE(app.finished());
   EXPECT_EQ(app.finished_change(), std::nullopt);
@@ -196,7 +208,7 @@ TEST(AppExecutor, AnAwaitedSendEndsItsWaitAndARestoreForgetsTransfersUnderWay) {
   AppExecutor app = executor(w);
   AppStateValue saved = app.state();
   saved->unfinished = {4, 7}; // 4 under way, 7 still held when saved
-  saved->held.push_back(AppMessage{.src = 0, .dst = 1, .seq = 7, .awaited = true});
+  saved->held.push_back(message(0, 1, 7, 0, true));
   app.restore(saved, 0.0);
   EXPECT_EQ(app.state()->unfinished, (std::vector<std::uint64_t>{7})); // 4's end would never be seen again
   app.send_done(3);                                                    // not awaited: nothing
