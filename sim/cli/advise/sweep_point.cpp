@@ -1,5 +1,5 @@
 /* A point of advise's --verify sweep: its makespans' mean and the half-width of their 95 %
- * interval. */
+ * interval, as sweep aggregates compute them (Student's t: a point has a few seeds). */
 #include "sim/cli/advise/advise.hpp"
 
 #include "sim/cli/sweep/aggregate.hpp"
@@ -8,21 +8,11 @@
 
 namespace ckptsim::cli::advise {
 
-double SweepPoint::mean() const {
-  double s = 0;
-  for (double m : makespans) s += m;
-  return makespans.empty() ? NAN : s / static_cast<double>(makespans.size());
-}
+double SweepPoint::mean() const { return sweep::summarize(makespans).mean; }
 
 double SweepPoint::half_width() const {
-  const auto n = static_cast<double>(makespans.size());
-  if (n < 2) return INFINITY;
-  const double m = mean();
-  double s2 = 0;
-  for (double x : makespans) s2 += (x - m) * (x - m);
-  // Student's t, as compare and sweep aggregates: a point has a few seeds (--verify 3 is common),
-  // where the normal 1.96 would give intervals less than half as wide as they are (t = 4.303 at 3).
-  return sweep::student_t95(makespans.size() - 1) * std::sqrt(s2 / (n - 1) / n);
+  // No interval below two runs: infinite, so that such a point agrees with any other.
+  return makespans.size() < 2 ? INFINITY : sweep::summarize(makespans).ci95;
 }
 
 } // namespace ckptsim::cli::advise
